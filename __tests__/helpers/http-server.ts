@@ -1,0 +1,98 @@
+/**
+ * A scripted JSON:API server for client tests: listens on 127.0.0.1:0, logs every request, and
+ * is closed by the test (closeAll in afterEach), connections included.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface LoggedRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+
+export interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Drop the connection without an answer. */
+  destroy?: boolean;
+}
+
+export type Handler = (req: LoggedRequest, index: number) => Reply | Promise<Reply>;
+
+export interface TestServer {
+  url: string;
+  log: LoggedRequest[];
+  close(): Promise<void>;
+}
+
+const open = new Set<TestServer>();
+
+export async function startServer(handler: Handler): Promise<TestServer> {
+  const log: LoggedRequest[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const entry: LoggedRequest = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: performance.now(),
+      };
+      log.push(entry);
+      void Promise.resolve(handler(entry, log.length - 1)).then((reply) => {
+        if (reply.destroy) {
+          req.socket.destroy();
+          return;
+        }
+        const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
+        res.writeHead(reply.status, {
+          'content-type': 'application/vnd.api+json',
+          ...reply.headers,
+        });
+        res.end(text);
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const handle: TestServer = {
+    url: `http://127.0.0.1:${port}`,
+    log,
+    close: () =>
+      new Promise<void>((resolve) => {
+        open.delete(handle);
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  open.add(handle);
+  return handle;
+}
+
+export async function closeAll(): Promise<void> {
+  await Promise.all([...open].map((s) => s.close()));
+}
+
+/** A deterministic PRNG (mulberry32) for seeded tests. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function errorBody(status: number, code: string, detail: string, source?: object) {
+  return {
+    errors: [{ status: String(status), title: code, code, detail, ...(source ? { source } : {}) }],
+  };
+}

@@ -1,0 +1,27 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'lib/', 'node_modules/', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+      // Adapters own @actions/*: the pipeline, client, parsers and emulator stay GitHub-free.
+      'no-restricted-imports': 'off',
+    },
+  },
+  {
+    files: ['src/api/**', 'src/publish/**', 'src/reports/**', 'src/emulator/**', 'src/schema/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [{ group: ['@actions/*'], message: 'Only src/action may import @actions/*.' }],
+        },
+      ],
+    },
+  },
+);

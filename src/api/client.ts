@@ -1,0 +1,546 @@
+/**
+ * The JSON:API client of the service (SERVICE-API.md). Every request goes through one Scheduler
+ * (pacing, concurrency, retries) and is logged through the Redactor. Resource methods are thin:
+ * they build paths and documents from src/schema and leave decisions to src/publish.
+ */
+import {
+  type AttributesOf,
+  type ResourceType,
+  type WritableAttributesOf,
+  isVersionLocked,
+} from '../schema/resources.js';
+import { normalizeBaseUrl } from './base-url.js';
+import { ConfigError, NetworkError, ServiceError, type ServiceErrorObject } from './errors.js';
+import { type Filter, toFiltrQL } from './filter.js';
+import { Redactor, type Logger, silentLogger } from './redact.js';
+import {
+  type AttemptOutcome,
+  type RateLimit,
+  type RequestStats,
+  type RetryPolicy,
+  Scheduler,
+  parseRateLimit,
+} from './scheduler.js';
+import {
+  type Transport,
+  type TransportResponse,
+  createUndiciTransport,
+  describeNetworkError,
+  wasNotSent,
+} from './transport.js';
+
+export const MEDIA_TYPE = 'application/vnd.api+json';
+/** SERVICE-API.md section 8. */
+export const MAX_BODY_BYTES = 1_000_000;
+export const MAX_PAGE_SIZE = 100;
+
+export interface Resource<T extends ResourceType = ResourceType> {
+  type: T;
+  id: string;
+  attributes: AttributesOf<T>;
+  relationships?: Record<string, unknown>;
+  /** The strong ETag of the response that carried this record, when it was a single read or write. */
+  etag?: string;
+}
+
+export interface ListParams {
+  filter?: Filter;
+  sort?: string[];
+  include?: string[];
+  fields?: Partial<Record<ResourceType, string[]>>;
+  withDeleted?: boolean;
+  /** 1..100; default 100 for iteration (fewest requests). */
+  pageSize?: number;
+}
+
+export interface Page<T extends ResourceType = ResourceType> {
+  data: Resource<T>[];
+  included: Resource[];
+  totalCount?: number;
+  /** links.next, verbatim. */
+  next?: string;
+}
+
+export interface AggregateParams {
+  filter?: Filter;
+  count?: boolean;
+  groupBy?: string[];
+}
+
+export interface ApiResponse {
+  status: number;
+  etag?: string;
+  headers: Record<string, string | undefined>;
+  document: JsonApiDocument | undefined;
+}
+
+export interface JsonApiDocument {
+  data?: unknown;
+  included?: unknown[];
+  meta?: Record<string, unknown>;
+  links?: Record<string, unknown>;
+  errors?: ServiceErrorObject[];
+}
+
+export interface ClientOptions {
+  /** The region's address, with or without /api/v1. */
+  baseUrl: string | URL;
+  token: string;
+  /** `COUNT/WINDOW` or parsed; default 100/1m. */
+  rateLimit?: string | RateLimit;
+  concurrency?: number;
+  timeoutMs?: number;
+  retry?: Partial<RetryPolicy>;
+  logger?: Logger;
+  /** Shared with the adapters' loggers, so the token is masked wherever text is written. */
+  redactor?: Redactor;
+  transport?: Transport;
+  random?: () => number;
+  userAgent?: string;
+}
+
+export type RequestMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+export interface RequestOptions {
+  query?: [string, string][];
+  body?: unknown;
+  ifMatch?: string;
+}
+
+export class ServiceClient {
+  readonly baseUrl: URL;
+  readonly scheduler: Scheduler;
+  readonly redactor: Redactor;
+  private readonly token: string;
+  private readonly logger: Logger;
+  private readonly transport: Transport & { close?: () => Promise<void> };
+  private readonly timeoutMs: number;
+  private readonly userAgent: string;
+
+  constructor(options: ClientOptions) {
+    this.baseUrl =
+      options.baseUrl instanceof URL ? options.baseUrl : normalizeBaseUrl(options.baseUrl);
+    if (!options.token || !options.token.trim()) {
+      throw new ConfigError('--token', 'is required (set TESTCYCLE_TOKEN from a secret).');
+    }
+    if (/\s/.test(options.token.trim())) {
+      throw new ConfigError('--token', 'must be the token alone, without "Bearer" or spaces.');
+    }
+    this.token = options.token.trim();
+    this.redactor = options.redactor ?? new Redactor();
+    this.redactor.add(this.token);
+    this.logger = options.logger ?? silentLogger;
+    this.timeoutMs = options.timeoutMs ?? 30_000;
+    const rateLimit =
+      typeof options.rateLimit === 'string' ? parseRateLimit(options.rateLimit) : options.rateLimit;
+    this.scheduler = new Scheduler({
+      rateLimit,
+      concurrency: options.concurrency,
+      retry: options.retry,
+      random: options.random,
+    });
+    this.transport = options.transport ?? createUndiciTransport({ timeoutMs: this.timeoutMs });
+    this.userAgent = options.userAgent ?? 'testcycle';
+  }
+
+  get stats(): RequestStats {
+    return this.scheduler.stats;
+  }
+
+  async close(): Promise<void> {
+    await this.transport.close?.();
+  }
+
+  /** One logical request: paced, retried where safe, and turned into a ServiceError on 4xx/5xx. */
+  async request(
+    method: RequestMethod,
+    target: string,
+    options: RequestOptions = {},
+  ): Promise<ApiResponse> {
+    const url = this.resolve(target, options.query);
+    const shownPath = this.display(url);
+    const headers: Record<string, string> = {
+      accept: MEDIA_TYPE,
+      authorization: `Bearer ${this.token}`,
+      'user-agent': this.userAgent,
+    };
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      if (Buffer.byteLength(body) > MAX_BODY_BYTES) {
+        throw new ConfigError(
+          shownPath,
+          `the request body would be ${Buffer.byteLength(body)} bytes, over the service's 1 MB limit; shorten the long values.`,
+        );
+      }
+      headers['content-type'] = MEDIA_TYPE;
+    }
+    if (options.ifMatch) headers['if-match'] = options.ifMatch;
+    // A write that may have been processed is sent again only when If-Match makes a repeat harmless
+    // (the repeat gets 412); a plain POST never is (DESIGN.md: the caller looks first).
+    const repeatable = method === 'GET' || options.ifMatch !== undefined;
+
+    const result = await this.scheduler.schedule<TransportResponse>(
+      { method, repeatable },
+      async () => {
+        const started = performance.now();
+        try {
+          const res = await this.transport({ method, url, headers, body });
+          this.logger.debug(
+            `${method} ${shownPath} -> ${res.status} (${Math.round(performance.now() - started)} ms)`,
+          );
+          const outcome: AttemptOutcome<TransportResponse> = {
+            kind: 'response',
+            status: res.status,
+            retryAfterMs: parseRetryAfter(res.headers['retry-after']),
+            value: res,
+          };
+          return outcome;
+        } catch (error) {
+          const sent = !wasNotSent(error);
+          this.logger.debug(
+            `${method} ${shownPath} -> ${describeNetworkError(error, this.timeoutMs)}`,
+          );
+          return { kind: 'network', error, sent };
+        }
+      },
+    );
+
+    if (result.kind === 'network') {
+      throw new NetworkError(
+        method,
+        shownPath,
+        this.redactor.redact(describeNetworkError(result.error, this.timeoutMs)),
+        result.sent,
+        result.attempts,
+      );
+    }
+    const res = result.value;
+    const document = parseDocument(res.body);
+    if (res.status >= 400) {
+      throw new ServiceError({
+        status: res.status,
+        method,
+        path: shownPath,
+        errors: redactErrors(document?.errors, this.redactor),
+        attempts: result.attempts,
+      });
+    }
+    return {
+      status: res.status,
+      etag: strongEtag(res.headers.etag),
+      headers: res.headers,
+      document,
+    };
+  }
+
+  // ---- resources ----
+
+  /** GET /projects: the one Space of the token (SERVICE-API.md 2.9). */
+  async project(): Promise<Resource<'projects'>> {
+    const res = await this.request('GET', '/projects');
+    const data = res.document?.data;
+    const first = Array.isArray(data) ? data[0] : data;
+    if (!first) {
+      throw new ServiceError({
+        status: res.status,
+        method: 'GET',
+        path: '/projects',
+        errors: [{ detail: 'no project in the answer' }],
+      });
+    }
+    return toResource<'projects'>(first);
+  }
+
+  async get<T extends ResourceType>(
+    type: T,
+    id: string,
+    params: Omit<ListParams, 'filter' | 'sort' | 'pageSize'> = {},
+  ): Promise<Resource<T>> {
+    const res = await this.request('GET', `/${type}/${encodeURIComponent(id)}`, {
+      query: listQuery(params),
+    });
+    return { ...toResource<T>(res.document?.data), etag: res.etag };
+  }
+
+  async create<T extends ResourceType>(
+    type: T,
+    attributes: WritableAttributesOf<T>,
+  ): Promise<Resource<T>> {
+    const res = await this.request('POST', `/${type}`, { body: { data: { type, attributes } } });
+    return { ...toResource<T>(res.document?.data), etag: res.etag };
+  }
+
+  /**
+   * PATCH only the attributes that change. Version-locked types need the ETag of the last read
+   * (SERVICE-API.md 8: none gives 428, a stale one 412); use updateWithRetry for the re-read loop.
+   */
+  async update<T extends ResourceType>(
+    type: T,
+    id: string,
+    attributes: WritableAttributesOf<T>,
+    etag?: string,
+  ): Promise<Resource<T>> {
+    requireEtag(type, etag, 'update');
+    const res = await this.request('PATCH', `/${type}/${encodeURIComponent(id)}`, {
+      body: { data: { type, id, attributes } },
+      ifMatch: etag,
+    });
+    return { ...toResource<T>(res.document?.data), etag: res.etag };
+  }
+
+  async delete<T extends ResourceType>(type: T, id: string, etag?: string): Promise<Resource<T>> {
+    requireEtag(type, etag, 'delete');
+    const res = await this.request('DELETE', `/${type}/${encodeURIComponent(id)}`, {
+      ifMatch: etag,
+    });
+    return { ...toResource<T>(res.document?.data), etag: res.etag };
+  }
+
+  /** POST /{type}/{id}/actions/restore with the deleted record's ETag (SERVICE-API.md 3, rule 3). */
+  async restore<T extends ResourceType>(type: T, id: string, etag: string): Promise<Resource<T>> {
+    const res = await this.request('POST', `/${type}/${encodeURIComponent(id)}/actions/restore`, {
+      ifMatch: etag,
+    });
+    return { ...toResource<T>(res.document?.data), etag: res.etag };
+  }
+
+  /** One page; `after` in cursor mode ('' for the first page), or `number` in page-number mode. */
+  async page<T extends ResourceType>(
+    path: string,
+    params: ListParams & ({ after: string } | { number: number } | object) = {},
+  ): Promise<Page<T>> {
+    const query = listQuery(params);
+    query.push(['page[size]', String(params.pageSize ?? MAX_PAGE_SIZE)]);
+    if ('after' in params) query.push(['page[after]', params.after]);
+    if ('number' in params) query.push(['page[number]', String(params.number)]);
+    return this.readPage<T>(path, query);
+  }
+
+  /**
+   * Every record of a list in cursor mode (SERVICE-API.md 4.1): page size 100, links.next taken
+   * verbatim; cursors do not skip or repeat records while data changes.
+   */
+  async *iterate<T extends ResourceType>(
+    path: string,
+    params: ListParams = {},
+  ): AsyncGenerator<Resource<T>> {
+    let page = await this.page<T>(path, { ...params, after: '' });
+    for (;;) {
+      yield* page.data;
+      if (!page.next || page.data.length === 0) return;
+      page = await this.readPage<T>(page.next);
+    }
+  }
+
+  /** Every record of a list in page-number mode, for servers or routes without cursors. */
+  async *iterateNumbered<T extends ResourceType>(
+    path: string,
+    params: ListParams = {},
+  ): AsyncGenerator<Resource<T>> {
+    const size = params.pageSize ?? MAX_PAGE_SIZE;
+    for (let number = 1; ; number++) {
+      const page = await this.page<T>(path, { ...params, number });
+      yield* page.data;
+      const seen = (number - 1) * size + page.data.length;
+      if (
+        page.data.length < size ||
+        !page.next ||
+        (page.totalCount !== undefined && seen >= page.totalCount)
+      )
+        return;
+    }
+  }
+
+  async listAll<T extends ResourceType>(
+    path: string,
+    params: ListParams = {},
+  ): Promise<Resource<T>[]> {
+    const out: Resource<T>[] = [];
+    for await (const item of this.iterate<T>(path, params)) out.push(item);
+    return out;
+  }
+
+  /** GET /{type}/aggregate (SERVICE-API.md 4.3); the caller reads the shape it expects. */
+  async aggregate(type: ResourceType, params: AggregateParams): Promise<JsonApiDocument> {
+    const query: [string, string][] = [];
+    if (params.filter) query.push(['filter', toFiltrQL(params.filter)]);
+    if (params.count ?? true) query.push(['aggregations[count]', 'true']);
+    for (const column of params.groupBy ?? []) query.push(['aggregations[groupBy][]', column]);
+    const res = await this.request('GET', `/${type}/aggregate`, { query });
+    return res.document ?? {};
+  }
+
+  private async readPage<T extends ResourceType>(
+    target: string,
+    query?: [string, string][],
+  ): Promise<Page<T>> {
+    const res = await this.request('GET', target, { query });
+    const doc = res.document ?? {};
+    const data = Array.isArray(doc.data) ? doc.data.map((item) => toResource<T>(item)) : [];
+    const next = doc.links?.next;
+    const totalCount = doc.meta?.totalCount;
+    return {
+      data,
+      included: (doc.included ?? []).map((item) => toResource(item)),
+      totalCount: typeof totalCount === 'number' ? totalCount : undefined,
+      next: typeof next === 'string' && next ? next : undefined,
+    };
+  }
+
+  /** A path under the base URL, or a link from the service (links.next), kept on the base origin. */
+  private resolve(target: string, query?: [string, string][]): URL {
+    let url: URL;
+    if (/^https?:\/\//i.test(target)) {
+      url = new URL(target);
+    } else if (
+      target.startsWith(this.baseUrl.pathname + '/') ||
+      target.startsWith(this.baseUrl.pathname + '?')
+    ) {
+      url = new URL(target, this.baseUrl.origin);
+    } else {
+      url = new URL(this.baseUrl.href + (target.startsWith('/') ? target : `/${target}`));
+    }
+    if (url.origin !== this.baseUrl.origin) {
+      // Never send the token to another host, whatever a link says.
+      throw new ServiceError({
+        status: 0,
+        method: 'GET',
+        path: this.redactor.redact(url.href),
+        errors: [
+          {
+            detail: `the service linked to another origin (${url.origin}); refusing to send the token there`,
+          },
+        ],
+      });
+    }
+    if (query?.length) {
+      const extra = query
+        .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+        .join('&');
+      url.search = url.search ? `${url.search}&${extra}` : `?${extra}`;
+    }
+    return url;
+  }
+
+  private display(url: URL): string {
+    const path = url.pathname.startsWith(this.baseUrl.pathname)
+      ? url.pathname.slice(this.baseUrl.pathname.length) || '/'
+      : url.pathname;
+    let search = url.search;
+    try {
+      search = decodeURIComponent(search);
+    } catch {
+      // keep it encoded
+    }
+    const text = this.redactor.redact(path + search);
+    return text.length > 300 ? `${text.slice(0, 297)}...` : text;
+  }
+}
+
+/** 412 loop (SERVICE-API.md 8, DESIGN.md): re-read, let the caller re-merge, retry (bounded). */
+export async function updateWithRetry<T extends ResourceType>(
+  client: ServiceClient,
+  type: T,
+  id: string,
+  options: {
+    /** The record as last read, with its ETag; read first when absent or without an ETag. */
+    current?: Resource<T>;
+    /** The attributes to change given the current record, or null when nothing needs writing. */
+    change: (current: Resource<T>) => WritableAttributesOf<T> | null;
+    maxAttempts?: number;
+  },
+): Promise<{ resource: Resource<T>; written: boolean; attempts: number }> {
+  const maxAttempts = options.maxAttempts ?? 5;
+  let current = options.current?.etag ? options.current : undefined;
+  for (let attempt = 1; ; attempt++) {
+    current ??= await client.get(type, id);
+    const change = options.change(current);
+    if (!change || Object.keys(change).length === 0)
+      return { resource: current, written: false, attempts: attempt };
+    try {
+      const resource = await client.update(type, id, change, current.etag);
+      return { resource, written: true, attempts: attempt };
+    } catch (error) {
+      if (!(error instanceof ServiceError) || error.status !== 412 || attempt >= maxAttempts)
+        throw error;
+      current = undefined;
+    }
+  }
+}
+
+function requireEtag(type: ResourceType, etag: string | undefined, what: string): void {
+  if (isVersionLocked(type) && !etag) {
+    // A programming error, not a user's: callers read the record (or keep the 201's ETag) first.
+    throw new Error(
+      `${type} is version-locked: ${what} needs the ETag of the last read (If-Match)`,
+    );
+  }
+}
+
+function listQuery(params: ListParams): [string, string][] {
+  const query: [string, string][] = [];
+  if (params.filter) query.push(['filter', toFiltrQL(params.filter)]);
+  if (params.sort?.length) query.push(['sort', params.sort.join(',')]);
+  if (params.include?.length) query.push(['include', params.include.join(',')]);
+  for (const [type, names] of Object.entries(params.fields ?? {})) {
+    if (names?.length) query.push([`fields[${type}]`, names.join(',')]);
+  }
+  if (params.withDeleted) query.push(['withDeleted', 'true']);
+  return query;
+}
+
+function toResource<T extends ResourceType>(value: unknown): Resource<T> {
+  const item = (value ?? {}) as Partial<Resource<T>>;
+  if (typeof item.id !== 'string' || typeof item.type !== 'string') {
+    throw new ServiceError({
+      status: 0,
+      method: 'GET',
+      path: '(response)',
+      errors: [{ detail: 'the answer is not a JSON:API resource (missing type or id)' }],
+    });
+  }
+  // Unknown attributes are kept and ignored (SERVICE-API.md 9: additive changes).
+  return {
+    type: item.type,
+    id: item.id,
+    attributes: (item.attributes ?? {}) as AttributesOf<T>,
+    ...(item.relationships ? { relationships: item.relationships } : {}),
+  };
+}
+
+function parseDocument(body: string): JsonApiDocument | undefined {
+  if (!body.trim()) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    return parsed && typeof parsed === 'object' ? (parsed as JsonApiDocument) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function redactErrors(
+  errors: ServiceErrorObject[] | undefined,
+  redactor: Redactor,
+): ServiceErrorObject[] | undefined {
+  if (!Array.isArray(errors)) return undefined;
+  return errors.map((e) => ({
+    ...e,
+    ...(typeof e.detail === 'string' ? { detail: redactor.redact(e.detail) } : {}),
+    ...(typeof e.title === 'string' ? { title: redactor.redact(e.title) } : {}),
+  }));
+}
+
+/** Weak `W/` ETags cannot be used with If-Match; treat them as absent so the caller re-reads. */
+export function strongEtag(value: string | undefined): string | undefined {
+  if (!value || value.startsWith('W/')) return undefined;
+  return value;
+}
+
+/** Retry-After in seconds or as an HTTP date (the service sends none, a proxy might). */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}

@@ -1,0 +1,183 @@
+/**
+ * Typed errors with a stable `code`. Adapters map them to exit codes (DESIGN.md: 2 usage,
+ * 3 service, 4 report) and print `message`, which is written for a person and never holds the token.
+ */
+
+export type ExitCategory = 'usage' | 'service' | 'report' | 'gate';
+
+export const EXIT_CODES: Record<ExitCategory, number> = {
+  gate: 1,
+  usage: 2,
+  service: 3,
+  report: 4,
+};
+
+export class TestcycleError extends Error {
+  readonly code: string;
+  readonly category: ExitCategory;
+  constructor(
+    message: string,
+    code: string,
+    category: ExitCategory,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+    this.category = category;
+  }
+}
+
+/** A bad flag, input or option: names the parameter and says what to do. */
+export class ConfigError extends TestcycleError {
+  readonly parameter: string;
+  constructor(parameter: string, message: string) {
+    super(`${parameter}: ${message}`, 'INVALID_PARAMETER', 'usage');
+    this.parameter = parameter;
+  }
+}
+
+export interface ErrorSource {
+  pointer?: string;
+  parameter?: string;
+}
+
+/** One entry of the service's `errors` array (SERVICE-API.md section 7). */
+export interface ServiceErrorObject {
+  status?: string;
+  title?: string;
+  code?: string;
+  detail?: string;
+  source?: ErrorSource;
+}
+
+export interface ServiceErrorInit {
+  status: number;
+  method: string;
+  path: string;
+  errors?: ServiceErrorObject[];
+  etag?: string;
+  attempts?: number;
+}
+
+/** An HTTP error answer of the service, after the scheduler's retries. */
+export class ServiceError extends TestcycleError {
+  readonly status: number;
+  readonly method: string;
+  /** The request path and query relative to the base URL (never holds the token). */
+  readonly path: string;
+  readonly serviceCode?: string;
+  readonly title?: string;
+  readonly detail?: string;
+  readonly source?: ErrorSource;
+  readonly errors: ServiceErrorObject[];
+  readonly hint: string;
+  readonly attempts: number;
+
+  constructor(init: ServiceErrorInit) {
+    const first = init.errors?.[0] ?? {};
+    const hint = hintFor(init.status, first);
+    const what = [first.code, first.detail ?? first.title].filter(Boolean).join(': ');
+    super(
+      `${init.method} ${init.path} failed with ${init.status}${what ? ` (${what})` : ''}. ${hint}`,
+      first.code || `HTTP_${init.status}`,
+      'service',
+    );
+    this.status = init.status;
+    this.method = init.method;
+    this.path = init.path;
+    this.serviceCode = first.code;
+    this.title = first.title;
+    this.detail = first.detail;
+    this.source = first.source;
+    this.errors = init.errors ?? [];
+    this.hint = hint;
+    this.attempts = init.attempts ?? 1;
+  }
+
+  /** The attribute a 409/422 names, from source.pointer (`/data/attributes/result` -> `result`). */
+  get attribute(): string | undefined {
+    const pointer = this.source?.pointer;
+    const match = pointer ? /^\/data\/attributes\/([^/]+)/.exec(pointer) : null;
+    return match?.[1];
+  }
+}
+
+/** The request never got a usable answer (connection refused or reset, timeout, DNS). */
+export class NetworkError extends TestcycleError {
+  readonly method: string;
+  readonly path: string;
+  /** True when the request may have reached the server (a POST may have created a record). */
+  readonly maybeProcessed: boolean;
+  readonly attempts: number;
+  constructor(
+    method: string,
+    path: string,
+    reason: string,
+    maybeProcessed: boolean,
+    attempts: number,
+    cause?: unknown,
+  ) {
+    super(
+      `${method} ${path} failed: ${reason}${attempts > 1 ? ` (after ${attempts} attempts)` : ''}. ` +
+        'Check the base URL, the network and any proxy (HTTPS_PROXY, NO_PROXY).',
+      'NETWORK_ERROR',
+      'service',
+      { cause },
+    );
+    this.method = method;
+    this.path = path;
+    this.maybeProcessed = maybeProcessed;
+    this.attempts = attempts;
+  }
+}
+
+/** What a person can do about each status of SERVICE-API.md section 7. */
+export function hintFor(status: number, error: ServiceErrorObject = {}): string {
+  const attribute = /^\/data\/attributes\/([^/]+)/.exec(error.source?.pointer ?? '')?.[1];
+  const parameter = error.source?.parameter;
+  switch (status) {
+    case 400:
+      return `The request was rejected${parameter ? ` at parameter ${parameter}` : ''}: check filter, sort, include and field names (the detail lists the valid ones).`;
+    case 401:
+      return 'The token was revoked: create a new token in the app (API and MCP tokens) and update the secret.';
+    case 403:
+      return 'Forbidden: the token may be expired, malformed, read-only (writes need a read-write token), or from another region (use the base URL of the region where the token was created).';
+    case 404:
+      return 'Not found: the record does not exist or lies outside the Space of this token.';
+    case 406:
+      return 'The service refused the Accept header; testcycle sends application/vnd.api+json, so a proxy may be rewriting headers.';
+    case 409:
+      return `Conflict with existing data${attribute ? ` on attribute ${attribute}` : ''}: a duplicate name or execution, or a reference to a missing record.`;
+    case 412:
+      return 'The record changed since it was read (stale ETag): read it again and retry.';
+    case 413:
+      return 'The request body is over 1 MB: shorten long names or custom field values.';
+    case 415:
+      return 'The service refused the Content-Type; testcycle sends application/vnd.api+json, so a proxy may be rewriting headers.';
+    case 422:
+      return `Invalid value${attribute ? ` for attribute ${attribute}` : ''}: check enums, required attributes and custom field keys.`;
+    case 428:
+      return 'The record is version-locked and the request had no If-Match header.';
+    case 429:
+      return 'Rate limit reached (100 requests per minute per token, shared with MCP and other jobs): lower --rate-limit or run fewer jobs on this token at once.';
+    default:
+      if (status >= 500)
+        return 'The service had an internal error; it was retried where safe. Try again later.';
+      return 'Unexpected answer from the service.';
+  }
+}
+
+/** A message for any thrown value, never `[object Object]`. */
+export function messageOf(error: unknown): string {
+  if (typeof error === 'string') return error;
+  // Duck-typed: errors from another realm (vm, worker) are not `instanceof Error` here.
+  const message = (error as { message?: unknown } | null)?.message;
+  if (typeof message === 'string' && message) return message;
+  if (error instanceof Error) return error.name;
+  try {
+    return JSON.stringify(error) ?? String(error);
+  } catch {
+    return String(error);
+  }
+}

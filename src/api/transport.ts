@@ -1,0 +1,107 @@
+/**
+ * One HTTP exchange over undici, nothing more: pacing and retries belong to the Scheduler.
+ * EnvHttpProxyAgent honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY; TLS verification stays on.
+ */
+import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+
+export interface TransportRequest {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface TransportResponse {
+  status: number;
+  headers: Record<string, string | undefined>;
+  body: string;
+}
+
+export type Transport = (req: TransportRequest) => Promise<TransportResponse>;
+
+export interface TransportOptions {
+  /** Whole request, headers and body (DESIGN.md `--timeout-ms`, default 30000). */
+  timeoutMs?: number;
+  connectTimeoutMs?: number;
+  dispatcher?: Dispatcher;
+}
+
+/** Error codes that mean the request never left this machine, so repeating it is always safe. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+export function errorCode(error: unknown): string | undefined {
+  const e = error as { code?: unknown; cause?: { code?: unknown }; name?: unknown } | undefined;
+  const code = e?.code ?? e?.cause?.code;
+  if (typeof code === 'string') return code;
+  if (e?.name === 'TimeoutError' || e?.name === 'AbortError') return 'TIMEOUT';
+  return undefined;
+}
+
+export function wasNotSent(error: unknown): boolean {
+  const code = errorCode(error);
+  return code !== undefined && NOT_SENT_CODES.has(code);
+}
+
+/** A short reason for a failed exchange, for people. */
+export function describeNetworkError(error: unknown, timeoutMs: number): string {
+  const code = errorCode(error);
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return 'connection closed by the server before it answered';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host name not found';
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return 'connect timed out';
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+    case 'TIMEOUT':
+      return `no answer within ${timeoutMs} ms (--timeout-ms)`;
+    default:
+      return code ?? (error instanceof Error ? error.message : 'unknown network error');
+  }
+}
+
+export function createUndiciTransport(
+  options: TransportOptions = {},
+): Transport & { close(): Promise<void> } {
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const dispatcher =
+    options.dispatcher ??
+    new EnvHttpProxyAgent({
+      connect: { timeout: options.connectTimeoutMs ?? Math.min(timeoutMs, 10_000) },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+  const send: Transport = async (req) => {
+    const res = await request(req.url, {
+      method: req.method as Dispatcher.HttpMethod,
+      headers: req.headers,
+      body: req.body,
+      dispatcher,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const body = await res.body.text();
+    const headers: Record<string, string | undefined> = {};
+    for (const [name, value] of Object.entries(res.headers)) {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+    }
+    return { status: res.statusCode, headers, body };
+  };
+  return Object.assign(send, {
+    close: async () => {
+      if (!options.dispatcher) await dispatcher.close();
+    },
+  });
+}

@@ -1,0 +1,75 @@
+/**
+ * Flags shared by every command that talks to the service (DESIGN.md "common"), resolved from
+ * argv first, then the environment. Only this adapter reads process.env.
+ */
+import { ConfigError } from '../api/errors.js';
+
+export interface CommonOptions {
+  baseUrl: string;
+  token: string;
+  concurrency: number;
+  timeoutMs: number;
+  rateLimit: string;
+  verbose: boolean;
+  linkTemplate?: string;
+}
+
+export const COMMON_FLAGS = {
+  'base-url': { type: 'string' },
+  token: { type: 'string' },
+  concurrency: { type: 'string' },
+  'timeout-ms': { type: 'string' },
+  'rate-limit': { type: 'string' },
+  'link-template': { type: 'string' },
+  verbose: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export const COMMON_HELP = `common:
+  --base-url URL        the region's address, with or without /api/v1 (env TESTCYCLE_BASE_URL)
+  --token TOKEN         API token (env TESTCYCLE_TOKEN, preferred: flags show up in process lists)
+  --concurrency N       requests in flight at once (default 4)
+  --timeout-ms MS       per request (default 30000)
+  --rate-limit C/W      at most C requests per window W, e.g. 100/1m, 30/30s (default 100/1m)
+  --link-template URL   e.g. https://app.example/cycles/{key}, for links in summaries
+  --verbose             log every request (the token is always masked)`;
+
+export function integerFlag(
+  value: string | undefined,
+  name: string,
+  fallback: number,
+  min = 1,
+): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min) {
+    throw new ConfigError(`--${name}`, `"${value}" is not a whole number of at least ${min}.`);
+  }
+  return n;
+}
+
+export function commonOptions(
+  values: Record<string, string | boolean | string[] | undefined>,
+  env: NodeJS.ProcessEnv,
+): CommonOptions {
+  const str = (name: string) =>
+    typeof values[name] === 'string' ? (values[name] as string) : undefined;
+  const baseUrl = str('base-url') ?? env.TESTCYCLE_BASE_URL ?? '';
+  const token = str('token') ?? env.TESTCYCLE_TOKEN ?? '';
+  if (!baseUrl)
+    throw new ConfigError(
+      '--base-url',
+      'is required (or set TESTCYCLE_BASE_URL): the address of your region.',
+    );
+  if (!token)
+    throw new ConfigError('--token', 'is required: set TESTCYCLE_TOKEN from your CI secret store.');
+  return {
+    baseUrl,
+    token,
+    concurrency: integerFlag(str('concurrency'), 'concurrency', 4),
+    timeoutMs: integerFlag(str('timeout-ms'), 'timeout-ms', 30_000, 100),
+    rateLimit: str('rate-limit') ?? env.TESTCYCLE_RATE_LIMIT ?? '100/1m',
+    verbose: values.verbose === true,
+    linkTemplate: str('link-template'),
+  };
+}

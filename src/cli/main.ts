@@ -1,0 +1,144 @@
+/**
+ * The CLI adapter: argument parsing, exit codes and text/JSON output. The work itself lives in
+ * src/publish, src/api and src/reports; commands here only wire flags to it.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ServiceClient } from '../api/client.js';
+import { ConfigError, EXIT_CODES, TestcycleError, messageOf } from '../api/errors.js';
+import { Redactor, createLogger, type Logger } from '../api/redact.js';
+import { COMMON_FLAGS, COMMON_HELP, commonOptions } from './args.js';
+import { VERSION } from '../version.js';
+
+export interface CliIO {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env: NodeJS.ProcessEnv;
+}
+
+interface CommandContext {
+  values: Record<string, string | boolean | string[] | undefined>;
+  positionals: string[];
+  io: CliIO;
+  redactor: Redactor;
+  logger: Logger;
+}
+
+interface Command {
+  summary: string;
+  usage: string;
+  flags: ParseArgsConfig['options'];
+  run(ctx: CommandContext): Promise<number>;
+}
+
+const COMMANDS: Record<string, Command> = {
+  check: {
+    summary: 'check the base URL and token: reads the Space the token reaches (1 request)',
+    usage: 'testcycle check [--json] [common flags]',
+    flags: { ...COMMON_FLAGS, json: { type: 'boolean' } },
+    async run({ values, io, redactor, logger }) {
+      const options = commonOptions(values, io.env);
+      const client = new ServiceClient({ ...options, redactor, logger });
+      try {
+        const project = await client.project();
+        const out = {
+          project: {
+            id: project.id,
+            name: project.attributes.name ?? null,
+            key: project.attributes.key ?? null,
+          },
+          baseUrl: client.baseUrl.href,
+          requests: client.stats,
+        };
+        if (values.json) io.stdout(JSON.stringify(out));
+        else
+          io.stdout(
+            `ok: ${client.baseUrl.href} reaches Space ${out.project.name ?? out.project.id} (${project.id})`,
+          );
+        return 0;
+      } finally {
+        await client.close();
+      }
+    },
+  },
+};
+
+function helpText(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
+  const lines = Object.entries(COMMANDS).map(
+    ([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`,
+  );
+  return `testcycle ${VERSION}: push automated test results into a test-management service
+
+usage: testcycle <command> [flags]
+
+commands:
+${lines.join('\n')}
+
+${COMMON_HELP}
+
+exit codes: 0 done | 1 gate failed | 2 usage or configuration error | 3 service error | 4 report error
+Run "testcycle <command> --help" for a command's flags.`;
+}
+
+/** Runs the CLI and returns the exit code; never throws, never prints a stack trace. */
+export async function main(argv: string[], io: CliIO): Promise<number> {
+  const redactor = new Redactor();
+  redactor.add(io.env.TESTCYCLE_TOKEN);
+  const say = (text: string) => io.stderr(redactor.redact(text));
+  const [name, ...rest] = argv;
+  if (!name || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(helpText());
+    return name ? 0 : EXIT_CODES.usage;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout(VERSION);
+    return 0;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    say(
+      `testcycle: unknown command "${name}". Commands: ${Object.keys(COMMANDS).join(', ')}. See testcycle --help.`,
+    );
+    return EXIT_CODES.usage;
+  }
+  try {
+    let parsed: { values: CommandContext['values']; positionals: string[] };
+    try {
+      parsed = parseArgs({
+        args: rest,
+        options: command.flags,
+        allowPositionals: false,
+        strict: true,
+      });
+    } catch (error) {
+      const detail = messageOf(error).replace(/\. To specify a positional argument.*$/s, '');
+      throw new ConfigError('arguments', `${detail.replace(/\.$/, '')}. Usage: ${command.usage}`);
+    }
+    if (parsed.values.help) {
+      io.stdout(`usage: ${command.usage}\n\n${command.summary}\n\n${COMMON_HELP}`);
+      return 0;
+    }
+    if (typeof parsed.values.token === 'string') redactor.add(parsed.values.token);
+    const logger = createLogger(
+      (level, message) => io.stderr(`${level === 'debug' ? '' : `${level}: `}${message}`),
+      redactor,
+      parsed.values.verbose ? 'debug' : 'info',
+    );
+    return await command.run({
+      values: parsed.values,
+      positionals: parsed.positionals,
+      io,
+      redactor,
+      logger,
+    });
+  } catch (error) {
+    if (error instanceof TestcycleError) {
+      say(`testcycle ${name}: ${error.message}`);
+      return EXIT_CODES[error.category];
+    }
+    // A bug, not a user error: still one line, no stack unless asked for.
+    say(`testcycle ${name}: unexpected error: ${messageOf(error)}`);
+    if (io.env.TESTCYCLE_DEBUG && error instanceof Error && error.stack) say(error.stack);
+    return EXIT_CODES.service;
+  }
+}
