@@ -76903,7 +76903,12 @@ function isVersionLocked(type) {
  * Typed errors with a stable `code`. Adapters map them to exit codes (DESIGN.md: 2 usage,
  * 3 service, 4 report) and print `message`, which is written for a person and never holds the token.
  */
-const EXIT_CODES = { gate: 1, usage: 2, service: 3, report: 4 };
+const EXIT_CODES = {
+    gate: 1,
+    usage: 2,
+    service: 3,
+    report: 4,
+};
 class TestcycleError extends Error {
     code;
     category;
@@ -77011,10 +77016,14 @@ function hintFor(status, error = {}) {
 }
 /** A message for any thrown value, never `[object Object]`. */
 function messageOf(error) {
-    if (error instanceof Error)
-        return error.message || error.name;
     if (typeof error === 'string')
         return error;
+    // Duck-typed: errors from another realm (vm, worker) are not `instanceof Error` here.
+    const message = error?.message;
+    if (typeof message === 'string' && message)
+        return message;
+    if (error instanceof Error)
+        return error.name;
     try {
         return JSON.stringify(error) ?? String(error);
     }
@@ -77145,7 +77154,9 @@ function toFiltrQL(filter) {
             return `${filter.field} is ${filter.negated ? 'not ' : ''}null`;
         case 'and':
         case 'or':
-            return filter.items.map((item) => wrap(item, filter.kind)).join(` ${filter.kind.toUpperCase()} `);
+            return filter.items
+                .map((item) => wrap(item, filter.kind))
+                .join(` ${filter.kind.toUpperCase()} `);
         case 'not':
             return `NOT (${toFiltrQL(filter.item)})`;
         case 'raw':
@@ -77174,11 +77185,13 @@ function chunkIn(field, values, options) {
     const overhead = encodedLength(wrapChunk(f.in(field, ['']))) - encodeURIComponent('""').length;
     let size = overhead;
     for (const value of unique) {
-        const cost = encodeURIComponent(literal(value)).length + (current.length ? encodeURIComponent(', ').length : 0);
+        const cost = encodeURIComponent(literal(value)).length +
+            (current.length ? encodeURIComponent(', ').length : 0);
         if (overhead + encodeURIComponent(literal(value)).length > options.maxEncodedLength) {
             throw new Error(`A value for ${field} is too long for one request URL (${String(value).slice(0, 60)}...)`);
         }
-        if (current.length && (current.length >= options.maxItems || size + cost > options.maxEncodedLength)) {
+        if (current.length &&
+            (current.length >= options.maxItems || size + cost > options.maxEncodedLength)) {
             chunks.push(wrapChunk(f.in(field, current)));
             current = [];
             size = overhead;
@@ -77529,7 +77542,8 @@ class ServiceClient {
     timeoutMs;
     userAgent;
     constructor(options) {
-        this.baseUrl = options.baseUrl instanceof URL ? options.baseUrl : normalizeBaseUrl(options.baseUrl);
+        this.baseUrl =
+            options.baseUrl instanceof URL ? options.baseUrl : normalizeBaseUrl(options.baseUrl);
         if (!options.token || !options.token.trim()) {
             throw new ConfigError('--token', 'is required (set TESTCYCLE_TOKEN from a secret).');
         }
@@ -77612,7 +77626,12 @@ class ServiceClient {
                 attempts: result.attempts,
             });
         }
-        return { status: res.status, etag: strongEtag(res.headers.etag), headers: res.headers, document };
+        return {
+            status: res.status,
+            etag: strongEtag(res.headers.etag),
+            headers: res.headers,
+            document,
+        };
     }
     // ---- resources ----
     /** GET /projects: the one Space of the token (SERVICE-API.md 2.9). */
@@ -77631,7 +77650,9 @@ class ServiceClient {
         return toResource(first);
     }
     async get(type, id, params = {}) {
-        const res = await this.request('GET', `/${type}/${encodeURIComponent(id)}`, { query: listQuery(params) });
+        const res = await this.request('GET', `/${type}/${encodeURIComponent(id)}`, {
+            query: listQuery(params),
+        });
         return { ...toResource(res.document?.data), etag: res.etag };
     }
     async create(type, attributes) {
@@ -77652,12 +77673,16 @@ class ServiceClient {
     }
     async delete(type, id, etag) {
         requireEtag(type, etag, 'delete');
-        const res = await this.request('DELETE', `/${type}/${encodeURIComponent(id)}`, { ifMatch: etag });
+        const res = await this.request('DELETE', `/${type}/${encodeURIComponent(id)}`, {
+            ifMatch: etag,
+        });
         return { ...toResource(res.document?.data), etag: res.etag };
     }
     /** POST /{type}/{id}/actions/restore with the deleted record's ETag (SERVICE-API.md 3, rule 3). */
     async restore(type, id, etag) {
-        const res = await this.request('POST', `/${type}/${encodeURIComponent(id)}/actions/restore`, { ifMatch: etag });
+        const res = await this.request('POST', `/${type}/${encodeURIComponent(id)}/actions/restore`, {
+            ifMatch: etag,
+        });
         return { ...toResource(res.document?.data), etag: res.etag };
     }
     /** One page; `after` in cursor mode ('' for the first page), or `number` in page-number mode. */
@@ -77690,7 +77715,9 @@ class ServiceClient {
             const page = await this.page(path, { ...params, number });
             yield* page.data;
             const seen = (number - 1) * size + page.data.length;
-            if (page.data.length < size || !page.next || (page.totalCount !== undefined && seen >= page.totalCount))
+            if (page.data.length < size ||
+                !page.next ||
+                (page.totalCount !== undefined && seen >= page.totalCount))
                 return;
         }
     }
@@ -77731,7 +77758,8 @@ class ServiceClient {
         if (/^https?:\/\//i.test(target)) {
             url = new URL(target);
         }
-        else if (target.startsWith(this.baseUrl.pathname + '/') || target.startsWith(this.baseUrl.pathname + '?')) {
+        else if (target.startsWith(this.baseUrl.pathname + '/') ||
+            target.startsWith(this.baseUrl.pathname + '?')) {
             url = new URL(target, this.baseUrl.origin);
         }
         else {
@@ -77743,11 +77771,17 @@ class ServiceClient {
                 status: 0,
                 method: 'GET',
                 path: this.redactor.redact(url.href),
-                errors: [{ detail: `the service linked to another origin (${url.origin}); refusing to send the token there` }],
+                errors: [
+                    {
+                        detail: `the service linked to another origin (${url.origin}); refusing to send the token there`,
+                    },
+                ],
             });
         }
         if (query?.length) {
-            const extra = query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+            const extra = query
+                .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+                .join('&');
             url.search = url.search ? `${url.search}&${extra}` : `?${extra}`;
         }
         return url;
