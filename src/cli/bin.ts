@@ -5,5 +5,10 @@ const code = await main(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(`${text}\n`),
   stderr: (text) => process.stderr.write(`${text}\n`),
   env: process.env,
+  interrupted: () =>
+    new Promise((resolve) => {
+      process.once('SIGINT', () => resolve());
+      process.once('SIGTERM', () => resolve());
+    }),
 });
 process.exitCode = code;

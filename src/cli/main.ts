@@ -8,14 +8,20 @@ import { ConfigError, EXIT_CODES, TestcycleError, messageOf } from '../api/error
 import { Redactor, createLogger, type Logger } from '../api/redact.js';
 import { COMMON_FLAGS, COMMON_HELP, commonOptions } from './args.js';
 import { VERSION } from '../version.js';
+import { runEmulatorCommand } from './emulator.js';
 
 export interface CliIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
+  /**
+   * Resolves when a long-running command (the emulator) should stop: SIGINT/SIGTERM in bin.ts.
+   * Only commands that call it take over the signals; the others stop on Ctrl-C as usual.
+   */
+  interrupted?: () => Promise<void>;
 }
 
-interface CommandContext {
+export interface CommandContext {
   values: Record<string, string | boolean | string[] | undefined>;
   positionals: string[];
   io: CliIO;
@@ -31,6 +37,20 @@ interface Command {
 }
 
 const COMMANDS: Record<string, Command> = {
+  emulator: {
+    summary: 'run a local emulator of the service (for tests, demos and trying pipelines offline)',
+    usage:
+      'testcycle emulator [--host 127.0.0.1] [--port 0] [--seed FILE] [--rate-limit 100/1m] [--chaos SPEC]',
+    flags: {
+      host: { type: 'string' },
+      port: { type: 'string' },
+      seed: { type: 'string' },
+      'rate-limit': { type: 'string' },
+      chaos: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    run: runEmulatorCommand,
+  },
   check: {
     summary: 'check the base URL and token: reads the Space the token reaches (1 request)',
     usage: 'testcycle check [--json] [common flags]',

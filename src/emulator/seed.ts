@@ -1,0 +1,132 @@
+/**
+ * The seed file of DESIGN.md ("Emulator contract"), validated with errors that name the field.
+ * Without a seed, a demo Space with a read-write and a read-only token is made.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+export type Region = 'eu' | 'us' | 'in';
+export type Role = 'read-write' | 'read-only';
+
+export interface SeedToken {
+  token: string;
+  name?: string;
+  ownerId?: string;
+  role: Role;
+  expiresAt?: string;
+  revokedAt?: string | null;
+  region?: Region;
+}
+
+export interface Seed {
+  region?: Region;
+  project?: { id?: string; name?: string; key?: string };
+  organization?: { id?: string; name?: string };
+  users?: { id?: string; name?: string; email?: string; role?: string }[];
+  tokens?: SeedToken[];
+  customFields?: { name: string; entity: string; type?: string }[];
+  testCases?: Record<string, unknown>[];
+  testCycles?: Record<string, unknown>[];
+  requirements?: Record<string, unknown>[];
+}
+
+export class SeedError extends Error {}
+
+const REGIONS = ['eu', 'us', 'in'];
+const ROLES = ['read-write', 'read-only'];
+const CUSTOM_FIELD_ENTITIES = [
+  'requirements',
+  'test_cases',
+  'test_cycles',
+  'test_collections',
+  'test_campaigns',
+];
+
+export function loadSeedFile(file: string): Seed {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new SeedError(
+      `${file}: cannot read the seed file (${(error as NodeJS.ErrnoException).code ?? 'error'}).`,
+    );
+  }
+  let seed: unknown;
+  try {
+    seed = JSON.parse(text);
+  } catch (error) {
+    throw new SeedError(`${file}: not valid JSON (${(error as Error).message}).`);
+  }
+  return validateSeed(seed, file);
+}
+
+export function validateSeed(value: unknown, where = 'seed'): Seed {
+  const fail = (path: string, what: string): never => {
+    throw new SeedError(`${where}: ${path} ${what}`);
+  };
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    fail('(top level)', 'must be a JSON object.');
+  const seed = value as Seed;
+  if (seed.region !== undefined && !REGIONS.includes(seed.region))
+    fail('region', `must be one of ${REGIONS.join(', ')}.`);
+  for (const key of [
+    'users',
+    'tokens',
+    'customFields',
+    'testCases',
+    'testCycles',
+    'requirements',
+  ] as const) {
+    if (seed[key] !== undefined && !Array.isArray(seed[key])) fail(key, 'must be an array.');
+  }
+  seed.tokens?.forEach((t, i) => {
+    if (!t || typeof t.token !== 'string' || t.token.length < 8)
+      fail(`tokens[${i}].token`, 'must be a string of at least 8 characters.');
+    if (!ROLES.includes(t.role)) fail(`tokens[${i}].role`, `must be one of ${ROLES.join(', ')}.`);
+    if (t.region !== undefined && !REGIONS.includes(t.region))
+      fail(`tokens[${i}].region`, `must be one of ${REGIONS.join(', ')}.`);
+    for (const at of ['expiresAt', 'revokedAt'] as const) {
+      const v = t[at];
+      if (v != null && Number.isNaN(Date.parse(v)))
+        fail(`tokens[${i}].${at}`, 'must be an ISO date.');
+    }
+  });
+  seed.customFields?.forEach((c, i) => {
+    if (!c || typeof c.name !== 'string' || !c.name)
+      fail(`customFields[${i}].name`, 'must be a non-empty string.');
+    if (!CUSTOM_FIELD_ENTITIES.includes(c.entity))
+      fail(`customFields[${i}].entity`, `must be one of ${CUSTOM_FIELD_ENTITIES.join(', ')}.`);
+  });
+  for (const key of ['testCases', 'testCycles', 'requirements'] as const) {
+    seed[key]?.forEach((r, i) => {
+      if (!r || typeof r.name !== 'string' || !r.name)
+        fail(`${key}[${i}].name`, 'must be a non-empty string.');
+    });
+  }
+  return seed;
+}
+
+/** A demo Space: one user, a read-write and a read-only token. */
+export function demoSeed(): Seed {
+  const ownerId = randomUUID();
+  return {
+    region: 'eu',
+    project: { name: 'Demo', key: 'DEMO' },
+    users: [{ id: ownerId, name: 'Ada', email: 'ada@example.com', role: 'admin' }],
+    tokens: [
+      {
+        token: `tc_rw_${randomBytes(18).toString('base64url')}`,
+        name: 'ci',
+        ownerId,
+        role: 'read-write',
+      },
+      {
+        token: `tc_ro_${randomBytes(18).toString('base64url')}`,
+        name: 'dashboard',
+        ownerId,
+        role: 'read-only',
+      },
+    ],
+    customFields: [{ name: 'component', entity: 'test_cases', type: 'string' }],
+  };
+}

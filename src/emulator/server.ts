@@ -1,0 +1,339 @@
+/**
+ * The emulator's HTTP server (node:http). Every request runs one pipeline with early returns:
+ * stats -> chaos -> auth -> rate limit -> media types -> route -> permission -> body -> handle -> write.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApiError, MESSAGES } from './errors.js';
+import { Chaos, NO_CHAOS, parseChaos, type ChaosOptions } from './chaos.js';
+import { openApiDocument, filterReference } from './describe.js';
+import { compileRoutes, matchRoute, type Route } from './routes.js';
+import { demoSeed, type Region, type Role, type Seed } from './seed.js';
+import { EmulatorService } from './service.js';
+
+export interface EmulatorOptions {
+  host?: string;
+  port?: number;
+  seed?: Seed;
+  /** `COUNT/WINDOW` like the client's flag, or parsed. Default 100/1m. */
+  rateLimit?: string | { count: number; windowMs: number };
+  chaos?: string | ChaosOptions;
+  /** Bytes; default 1 MiB (SERVICE-API.md 8). */
+  maxBodyBytes?: number;
+}
+
+export interface EmulatorStats {
+  total: number;
+  byMethod: Record<string, number>;
+  byRoute: Record<string, number>;
+  byStatus: Record<string, number>;
+  rateLimited: number;
+}
+
+export interface RunningEmulator {
+  /** Base URL ending in /api/v1. */
+  url: string;
+  origin: string;
+  service: EmulatorService;
+  seed: Seed;
+  stats(): EmulatorStats;
+  resetStats(): void;
+  close(): Promise<void>;
+}
+
+interface TokenInfo {
+  id: string;
+  role: Role;
+  ownerId: string | null;
+  expiresAt: number;
+  revokedAt: number | null;
+  region: Region;
+}
+
+const API_PREFIX = '/api/v1';
+const MEDIA_TYPE = 'application/vnd.api+json';
+
+function parseRate(value: EmulatorOptions['rateLimit']): { count: number; windowMs: number } {
+  if (!value) return { count: 100, windowMs: 60_000 };
+  if (typeof value !== 'string') return value;
+  const m = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)?\s*(ms|s|m|h)\s*$/.exec(value);
+  if (!m || Number(m[1]) < 1)
+    throw new Error(`--rate-limit: "${value}" is not COUNT/WINDOW, e.g. 100/1m`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[3] as 'ms' | 's' | 'm' | 'h'];
+  return { count: Number(m[1]), windowMs: Number(m[2] ?? '1') * unit };
+}
+
+function emptyStats(): EmulatorStats {
+  return { total: 0, byMethod: {}, byRoute: {}, byStatus: {}, rateLimited: 0 };
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const seed = options.seed ?? demoSeed();
+  const region: Region = seed.region ?? 'eu';
+  const service = new EmulatorService(seed);
+  const routes = compileRoutes();
+  const limit = parseRate(options.rateLimit);
+  const chaos = new Chaos(
+    typeof options.chaos === 'string' ? parseChaos(options.chaos) : (options.chaos ?? NO_CHAOS),
+  );
+  const maxBody = options.maxBodyBytes ?? 1024 * 1024;
+  let stats = emptyStats();
+
+  const tokens = new Map<string, TokenInfo>();
+  const tokenRecords = [...service.store.all('tokens')];
+  (seed.tokens ?? []).forEach((t, i) => {
+    tokens.set(t.token, {
+      id: tokenRecords[i]!.id,
+      role: t.role,
+      ownerId: t.ownerId ?? null,
+      expiresAt: Date.parse(String(tokenRecords[i]!.attributes.expiresAt)),
+      revokedAt: t.revokedAt ? Date.parse(t.revokedAt) : null,
+      region: t.region ?? region,
+    });
+  });
+  /** Sliding window per token: arrival times of every request that carried it. */
+  const windows = new Map<string, number[]>();
+
+  const count = (method: string, route: string, status: number | string) => {
+    stats.total++;
+    stats.byMethod[method] = (stats.byMethod[method] ?? 0) + 1;
+    stats.byRoute[route] = (stats.byRoute[route] ?? 0) + 1;
+    stats.byStatus[String(status)] = (stats.byStatus[String(status)] ?? 0) + 1;
+    if (status === 429) stats.rateLimited++;
+  };
+
+  const send = (
+    res: http.ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ) => {
+    const text = body === undefined ? '' : JSON.stringify(body);
+    res.writeHead(status, {
+      'content-type': MEDIA_TYPE,
+      'content-length': String(Buffer.byteLength(text)),
+      ...headers,
+    });
+    res.end(text);
+  };
+
+  const server = http.createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent)
+        send(
+          res,
+          500,
+          new ApiError(500, 'INTERNAL', `Emulator error: ${(error as Error).message}`).toBody(),
+        );
+    });
+  });
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const url = new URL(req.url ?? '/', 'http://emulator');
+    // Control routes: outside /api/v1, no token, not counted.
+    if (url.pathname === '/__emulator/stats' && method === 'GET')
+      return send(res, 200, stats, { 'content-type': 'application/json' });
+    if (url.pathname === '/__emulator/reset' && method === 'POST') {
+      stats = emptyStats();
+      windows.clear();
+      return send(res, 200, { ok: true }, { 'content-type': 'application/json' });
+    }
+
+    let routeName = `${method} (unmatched)`;
+    const fail = (error: ApiError, headers: Record<string, string> = {}) => {
+      count(method, routeName, error.status);
+      send(res, error.status, error.toBody(), headers);
+    };
+
+    if (!url.pathname.startsWith(`${API_PREFIX}/`))
+      return fail(new ApiError(404, 'NOT_FOUND', MESSAGES.noRoute(method, url.pathname)));
+    const segments = url.pathname
+      .slice(API_PREFIX.length + 1)
+      .split('/')
+      .map(decodeURIComponent);
+    const matched = matchRoute(routes, method, segments);
+    if (matched && 'route' in matched) routeName = matched.route.name;
+
+    // Chaos: latency, then at most one fault for this request.
+    if (chaos.active) {
+      const delay = chaos.latency();
+      if (delay > 0) await new Promise((r) => setTimeout(r, delay));
+    }
+    const fault = chaos.active ? chaos.fault() : 'none';
+    if (fault === 'reset-before') {
+      count(method, routeName, 'reset');
+      req.socket.destroy();
+      return;
+    }
+    if (fault === '5xx') return fail(new ApiError(503, 'UNAVAILABLE', MESSAGES.chaos5xx));
+
+    // Auth (SERVICE-API.md 5).
+    const auth = req.headers.authorization ?? '';
+    const bearer = /^Bearer\s+(\S+)$/i.exec(auth)?.[1];
+    if (!bearer) return fail(new ApiError(403, 'FORBIDDEN', MESSAGES.noToken));
+    const token = tokens.get(bearer);
+    if (!token) return fail(new ApiError(403, 'FORBIDDEN', MESSAGES.badToken));
+    if (token.revokedAt !== null && token.revokedAt <= Date.now())
+      return fail(new ApiError(401, 'UNAUTHORIZED', MESSAGES.revoked));
+    if (token.expiresAt <= Date.now())
+      return fail(new ApiError(403, 'FORBIDDEN', MESSAGES.expired));
+    if (token.region !== region)
+      return fail(new ApiError(403, 'FORBIDDEN', MESSAGES.otherRegion(token.region, region)));
+
+    // Rate limit (SERVICE-API.md 8): sliding window per token; every request counts, 429s included.
+    const now = performance.now();
+    const window = windows.get(bearer) ?? [];
+    while (window.length && window[0]! <= now - limit.windowMs) window.shift();
+    window.push(now);
+    windows.set(bearer, window);
+    if (window.length > limit.count || fault === '429') {
+      return fail(
+        new ApiError(429, 'RATE_LIMITED', MESSAGES.rateLimited(limit.count, limit.windowMs)),
+      );
+    }
+
+    // Media types (SERVICE-API.md 5.7, 5.8).
+    const isDescription = matched && 'route' in matched && matched.route.kind === 'openapi';
+    if (!acceptable(req.headers.accept, isDescription === true))
+      return fail(new ApiError(406, 'NOT_ACCEPTABLE', MESSAGES.notAcceptable));
+
+    if (!matched)
+      return fail(new ApiError(404, 'NOT_FOUND', MESSAGES.noRoute(method, url.pathname)));
+    if ('allowed' in matched) {
+      return fail(
+        new ApiError(
+          405,
+          'METHOD_NOT_ALLOWED',
+          MESSAGES.methodNotAllowed(method, url.pathname, matched.allowed),
+        ),
+        {
+          allow: matched.allowed.join(', '),
+        },
+      );
+    }
+    const route: Route = matched.route;
+    if (route.write && token.role === 'read-only')
+      return fail(new ApiError(403, 'FORBIDDEN', MESSAGES.readOnly));
+
+    // Body.
+    const raw = await readBody(req, maxBody);
+    if (raw === 'too-large')
+      return fail(new ApiError(413, 'PAYLOAD_TOO_LARGE', MESSAGES.tooLarge(maxBody)));
+    let body: unknown;
+    if (raw.length > 0) {
+      const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      if (type !== MEDIA_TYPE)
+        return fail(new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', MESSAGES.unsupported));
+      try {
+        body = JSON.parse(raw.toString('utf8'));
+      } catch {
+        return fail(
+          new ApiError(400, 'INVALID_JSON', 'The body is not valid JSON.', { pointer: '' }),
+        );
+      }
+    } else if (route.kind === 'create' || route.kind === 'update') {
+      if (
+        req.headers['content-type'] &&
+        req.headers['content-type'].split(';')[0]!.trim().toLowerCase() !== MEDIA_TYPE
+      ) {
+        return fail(new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', MESSAGES.unsupported));
+      }
+    }
+
+    const ifMatch =
+      typeof req.headers['if-match'] === 'string' ? req.headers['if-match'] : undefined;
+    if (
+      ifMatch &&
+      chaos.active &&
+      (route.kind === 'update' || route.kind === 'delete' || route.kind === 'restore') &&
+      chaos.etagBump()
+    ) {
+      // A concurrent edit between the client's read and its write.
+      const record = service.store.get(route.type!, matched.id!);
+      if (record) service.store.bump(record);
+    }
+
+    let result;
+    try {
+      if (route.kind === 'openapi')
+        result = { status: 200, body: openApiDocument(routes, token.role) };
+      else if (route.kind === 'filterReference') result = { status: 200, body: filterReference() };
+      else {
+        result = service.handle({
+          route,
+          id: matched.id,
+          query: url.searchParams,
+          body,
+          ifMatch,
+          caller: { userId: token.ownerId, tokenId: token.id },
+          path: url.pathname,
+        });
+      }
+    } catch (error) {
+      if (error instanceof ApiError) return fail(error);
+      throw error;
+    }
+    if (fault === 'reset-after') {
+      // Processed, but the answer is lost: the client must look before it repeats a create.
+      count(method, routeName, 'reset');
+      req.socket.destroy();
+      return;
+    }
+    count(method, routeName, result.status);
+    const etag = 'etag' in result && result.etag ? { etag: result.etag } : undefined;
+    send(res, result.status, result.body, {
+      ...(etag ?? {}),
+      ...(route.kind === 'openapi' || route.kind === 'filterReference'
+        ? { 'content-type': 'application/json' }
+        : {}),
+    });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const origin = `http://${host}:${address.port}`;
+  return {
+    url: `${origin}${API_PREFIX}`,
+    origin,
+    service,
+    seed,
+    stats: () => structuredClone(stats),
+    resetStats: () => {
+      stats = emptyStats();
+      windows.clear();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function acceptable(accept: string | undefined, anyAllowed: boolean): boolean {
+  if (!accept) return true;
+  const types = accept.split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
+  // */* (curl's default) is not application/json: it accepts the JSON:API media type.
+  if (types.includes(MEDIA_TYPE) || types.includes('*/*')) return true;
+  return anyAllowed && types.some((t) => t === 'application/json' || t === 'application/*');
+}
+
+function readBody(req: http.IncomingMessage, max: number): Promise<Buffer | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(tooLarge ? 'too-large' : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
