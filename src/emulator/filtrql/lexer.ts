@@ -88,6 +88,9 @@ export function tokenize(input: string): Token[] {
         i++;
         while (i < input.length && /[0-9]/.test(input[i]!)) i++;
       }
+      // Exponents, as JavaScript writes very small and very large numbers (5e-324, 1e+21).
+      const exponent = /^[eE][+-]?[0-9]+/.exec(input.slice(i));
+      if (exponent) i += exponent[0].length;
       const number = Number(input.slice(start, i));
       // `7d`: a number glued to a time unit is a duration.
       if (/[smhdw]/.test(input[i] ?? '') && !IDENT_PART.test(input[i + 1] ?? '')) {

@@ -1,0 +1,327 @@
+/**
+ * FiltrQL (SERVICE-API.md 4.2): each query is its own test name over one shared dataset, plus a
+ * property test that the client's builder and the emulator's parser agree.
+ */
+import fc from 'fast-check';
+import { f, toFiltrQL, type Filter } from '../../src/api/filter.js';
+import {
+  compileFilter,
+  type FilterEnv,
+  type FilterRecord,
+} from '../../src/emulator/filtrql/evaluator.js';
+import { FilterSyntaxError } from '../../src/emulator/filtrql/lexer.js';
+import { parseFilter } from '../../src/emulator/filtrql/parser.js';
+import type { Expr, ValueNode } from '../../src/emulator/filtrql/ast.js';
+import type { ResourceType } from '../../src/schema/resources.js';
+
+const NOW = Date.parse('2026-11-18T12:00:00Z'); // a Wednesday
+const day = 86_400_000;
+const ADA = 'a0000000-0000-4000-8000-000000000001';
+const BOB = 'b0000000-0000-4000-8000-000000000002';
+
+const users: FilterRecord[] = [
+  { id: ADA, attributes: { name: 'Ada', email: 'ada@example.com' } },
+  { id: BOB, attributes: { name: 'Bob', email: 'bob@example.com' } },
+];
+const cases: FilterRecord[] = [
+  {
+    id: 'c1',
+    attributes: {
+      name: 'Login works',
+      priority: 'CRITICAL',
+      rank: 1,
+      automationKey: 'auth.Login',
+      ownerId: ADA,
+      updatedAt: new Date(NOW - 2 * 3_600_000).toISOString(),
+      deletedAt: null,
+      customFields: { component: 'auth' },
+    },
+  },
+  {
+    id: 'c2',
+    attributes: {
+      name: 'Logout "quoted"',
+      priority: 'HIGH',
+      rank: 2,
+      automationKey: null,
+      ownerId: BOB,
+      updatedAt: new Date(NOW - 3 * day).toISOString(),
+      deletedAt: null,
+      customFields: { component: 'auth' },
+    },
+  },
+  {
+    id: 'c3',
+    attributes: {
+      name: 'Prüfung \\ back',
+      priority: 'LOW',
+      rank: 3,
+      automationKey: 'ui.Check',
+      ownerId: null,
+      updatedAt: new Date(NOW - 10 * day).toISOString(),
+      deletedAt: null,
+      customFields: {},
+    },
+  },
+];
+const executions: FilterRecord[] = [
+  { id: 'e1', attributes: { testCaseId: 'c1', testCycleId: 'r1', result: 'PASSED' } },
+  { id: 'e2', attributes: { testCaseId: 'c2', testCycleId: 'r1', result: 'FAILED' } },
+  { id: 'e3', attributes: { testCaseId: 'c2', testCycleId: 'r2', result: 'PASSED' } },
+];
+
+const env: FilterEnv = {
+  now: NOW,
+  currentUserId: ADA,
+  membersOf: (role) => (role === 'tester' ? [BOB] : []),
+  lookup: (type, id) =>
+    (type === 'users' ? users : type === 'test_cases' ? cases : []).find((r) => r.id === id),
+  children: (type, fk, id) =>
+    type === 'test_case_executions' ? executions.filter((e) => e.attributes[fk] === id) : [],
+  customFields: (type) => (type === 'test_cases' ? ['component'] : []),
+};
+
+function ids(type: ResourceType, query: string): string[] {
+  const records = type === 'test_cases' ? cases : executions;
+  const test = compileFilter(query, type, env);
+  return records.filter(test).map((r) => r.id);
+}
+
+describe('test_cases', () => {
+  test.each<[string, string[]]>([
+    ['name = "Login works"', ['c1']],
+    ["name = 'Login works'", ['c1']],
+    ['name = "Logout \\"quoted\\""', ['c2']],
+    ["name = 'Prüfung \\\\ back'", ['c3']],
+    ['name != "Login works"', ['c2', 'c3']],
+    ['name ~ "LOG"', ['c1', 'c2']],
+    ['rank > 1', ['c2', 'c3']],
+    ['rank >= 2 and rank <= 2', ['c2']],
+    ['rank < 2 OR priority = "LOW"', ['c1', 'c3']],
+    ['priority in ("CRITICAL", "HIGH")', ['c1', 'c2']],
+    ['priority not in ("CRITICAL")', ['c2', 'c3']],
+    ['automationKey is null', ['c2']],
+    ['automationKey IS NOT NULL', ['c1', 'c3']],
+    ['NOT (rank = 1)', ['c2', 'c3']],
+    ['not rank = 1 and priority != "LOW"', ['c2']],
+    ['(rank = 1 or rank = 2) and priority = "HIGH"', ['c2']],
+    ['updatedAt > now - 1d', ['c1']],
+    ['updatedAt > now-7d', ['c1', 'c2']],
+    ['updatedAt >= startOfWeek()', ['c1']],
+    ['updatedAt < startOfDay() - 1w', ['c3']],
+    ['updatedAt > "2026-11-10T00:00:00Z"', ['c1', 'c2']],
+    ['ownerId = currentUser()', ['c1']],
+    ['ownerId in membersOf("tester")', ['c2']],
+    ['ownerUser.name = "Bob"', ['c2']],
+    ['ownerUser.email ~ "ada"', ['c1']],
+    ['customFields.component = "auth"', ['c1', 'c2']],
+    ['testCaseExecutions ANY (result = "FAILED")', ['c2']],
+    ['testCaseExecutions ALL (result = "PASSED")', ['c1', 'c3']],
+    ['testCaseExecutions NONE (result = "PASSED")', ['c3']],
+    ['name = "{$currentUser()}"', []],
+    ['id = "c3"', ['c3']],
+  ])('%s', (query, expected) => {
+    expect(ids('test_cases', query)).toEqual(expected);
+  });
+});
+
+describe('test_case_executions', () => {
+  test.each<[string, string[]]>([
+    ['testCase.priority = "CRITICAL"', ['e1']],
+    ['testCase.ownerUser.name = "Bob" AND result = "PASSED"', ['e3']],
+    ['result = "PASSED" and testCycleId = "r1"', ['e1']],
+  ])('%s', (query, expected) => {
+    expect(ids('test_case_executions', query)).toEqual(expected);
+  });
+});
+
+describe('errors', () => {
+  test.each<[string, RegExp]>([
+    ['name = ', /Expected a value .* at 7 \(line 1, column 8\)/],
+    ['name "x"', /Expected an operator/],
+    ['name = "x', /Unterminated string at 7/],
+    ['name = "a\\n"', /Unknown escape/],
+    ['(name = "x"', /Expected '\)'/],
+    ['name = "x" name = "y"', /Expected AND, OR or the end/],
+    ['name == "x"', /Expected a value/],
+    ['rank = 1 AND', /Expected a field name, found end of input/],
+    ['name = bare', /Unknown function or bare word 'bare'/],
+    ['updatedAt > now - 7y', /Unexpected 'y'|Expected a duration/],
+    ['membersOf()', /Expected an operator/],
+    ['ownerId in membersOf()', /takes 1 argument/],
+    ['name @ "x"', /Unexpected '@' at 5/],
+  ])('%s', (query, message) => {
+    expect(() => ids('test_cases', query)).toThrow(message);
+  });
+
+  test.each<[string, RegExp]>([
+    ['nme = "x"', /Unknown field 'nme' on test_cases/],
+    ['ownerUser.nme = "x"', /Unknown field 'ownerUser.nme'/],
+    ['customFields.team = "x"', /Unknown custom field 'team'/],
+    ['testSteps.name = "x"', /Unknown field/],
+    ['rank = "one"', /rank is a number/],
+    ['name = 3', /name is a string/],
+    ['updatedAt > "yesterday"', /updatedAt is a date/],
+    ['priority ANY (name = "x")', /Unknown to-many relation 'priority'/],
+  ])('%s is a field error', (query, message) => {
+    expect(() => ids('test_cases', query)).toThrow(message);
+  });
+
+  test('a syntax error carries offset, line and column', () => {
+    let error: unknown;
+    try {
+      parseFilter('rank = 1 AND\n  name = ');
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(FilterSyntaxError);
+    expect(error).toMatchObject({ offset: 22, line: 2, column: 10 });
+  });
+});
+
+// ---- property: builder -> text -> parser gives back the same tree ----
+
+type Norm =
+  | { k: 'and' | 'or'; items: Norm[] }
+  | { k: 'not'; item: Norm }
+  | { k: 'cmp'; path: string; op: string; value: unknown }
+  | { k: 'in'; path: string; neg: boolean; values: unknown[] }
+  | { k: 'null'; path: string; neg: boolean };
+
+/** FiltrQL has one zero: -0 is written and read back as 0. */
+const plain = (v: unknown) => (v instanceof Date ? v.toISOString() : v === 0 ? 0 : v);
+
+function fromBuilder(filter: Filter): Norm {
+  switch (filter.kind) {
+    case 'and':
+    case 'or':
+      return {
+        k: filter.kind,
+        items: filter.items.flatMap((i) => flatten(fromBuilder(i), filter.kind as 'and' | 'or')),
+      };
+    case 'not':
+      return { k: 'not', item: fromBuilder(filter.item) };
+    case 'compare':
+      return {
+        k: 'cmp',
+        path: filter.field,
+        op: filter.op,
+        value: plain(filter.value),
+      };
+    case 'in':
+      return {
+        k: 'in',
+        path: filter.field,
+        neg: filter.negated,
+        values: filter.values.map(plain),
+      };
+    case 'null':
+      return { k: 'null', path: filter.field, neg: filter.negated };
+    case 'raw':
+      throw new Error('not generated');
+  }
+}
+
+function value(node: ValueNode): unknown {
+  if (node.kind === 'string' || node.kind === 'number' || node.kind === 'boolean')
+    return node.value;
+  throw new Error(`unexpected ${node.kind}`);
+}
+
+function fromParser(expr: Expr): Norm {
+  switch (expr.kind) {
+    case 'and':
+    case 'or':
+      return {
+        k: expr.kind,
+        items: [
+          ...flatten(fromParser(expr.left), expr.kind),
+          ...flatten(fromParser(expr.right), expr.kind),
+        ],
+      };
+    case 'not':
+      return { k: 'not', item: fromParser(expr.operand) };
+    case 'compare':
+      return { k: 'cmp', path: expr.path.join('.'), op: expr.op, value: value(expr.value) };
+    case 'in':
+      return {
+        k: 'in',
+        path: expr.path.join('.'),
+        neg: expr.negated,
+        values: expr.values.map(value),
+      };
+    case 'null':
+      return { k: 'null', path: expr.path.join('.'), neg: expr.negated };
+    case 'quantified':
+      throw new Error('not generated');
+  }
+}
+
+function flatten(n: Norm, kind: 'and' | 'or'): Norm[] {
+  return n.k === kind ? n.items : [n];
+}
+
+const fieldArb = fc.constantFrom(
+  'name',
+  'automationKey',
+  'rank',
+  'testCase.priority',
+  'testCycle.testCycleKey',
+  'customFields.component',
+);
+const stringArb = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'grapheme' }),
+  fc.constantFrom(
+    '"',
+    "'",
+    '\\',
+    '\\"',
+    'a"b\'c\\d',
+    'Prüfung ✓ 測試',
+    ' AND ',
+    ')',
+    '{$x}',
+    'x'.repeat(300),
+  ),
+);
+const scalarArb = fc.oneof(
+  stringArb,
+  fc.integer({ min: -1e9, max: 1e9 }),
+  fc.boolean(),
+  fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e6, max: 1e6 }),
+);
+const leafArb: fc.Arbitrary<Filter> = fc.oneof(
+  fc
+    .tuple(
+      fieldArb,
+      fc.constantFrom('=', '!=', '>', '>=', '<', '<=', '~') as fc.Arbitrary<'='>,
+      scalarArb,
+    )
+    .map(([field, op, v]) => f.cmp(field, op, v)),
+  fc
+    .tuple(fieldArb, fc.array(scalarArb, { minLength: 1, maxLength: 5 }), fc.boolean())
+    .map(([field, vs, neg]) => (neg ? f.notIn(field, vs) : f.in(field, vs))),
+  fc
+    .tuple(fieldArb, fc.boolean())
+    .map(([field, neg]) => (neg ? f.isNotNull(field) : f.isNull(field))),
+);
+const filterArb: fc.Arbitrary<Filter> = fc.letrec<{ node: Filter }>((tie) => ({
+  node: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    leafArb,
+    fc.array(tie('node'), { minLength: 2, maxLength: 3 }).map((items) => f.and(...items)),
+    fc.array(tie('node'), { minLength: 2, maxLength: 3 }).map((items) => f.or(...items)),
+    tie('node').map((item) => f.not(item)),
+  ),
+})).node;
+
+test('property: for generated filters, the builder and the parser agree (quotes, backslashes, non-ASCII)', () => {
+  fc.assert(
+    fc.property(filterArb, (filter) => {
+      const text = toFiltrQL(filter);
+      expect(fromParser(parseFilter(text))).toEqual(fromBuilder(filter));
+    }),
+    { numRuns: 500, seed: 20261121 },
+  );
+});
