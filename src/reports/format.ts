@@ -1,0 +1,24 @@
+import type { TestResult } from './model.js';
+import type { XmlNode } from './xml.js';
+
+/** What detection sees of a file: its name, the start of its text, and (lazily) its parsed form. */
+export interface Sniff {
+  file: string;
+  /** The first few KB of the text, BOM removed. */
+  head: string;
+  /** The XML root element name, when the file is XML. */
+  xmlRoot?: string;
+}
+
+interface FormatBase {
+  id: string;
+  label: string;
+  /** True when this parser recognises the content. */
+  detect(sniff: Sniff): boolean;
+}
+
+/** One parser per format behind one interface (STYLE.md, dorny/test-reporter). */
+export type ReportFormat =
+  | (FormatBase & { kind: 'xml'; parse(doc: XmlNode, file: string): TestResult[] })
+  | (FormatBase & { kind: 'json'; parse(doc: unknown, file: string): TestResult[] })
+  | (FormatBase & { kind: 'text'; parse(text: string, file: string): TestResult[] });

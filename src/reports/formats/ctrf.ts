@@ -1,0 +1,61 @@
+/** CTRF JSON (Common Test Report Format), with retry attempts. */
+import type { ReportFormat } from '../format.js';
+import { mergeRetries, type Attempt, type Outcome, type TestResult } from '../model.js';
+import { arr, num, obj, str } from './json-util.js';
+
+const STATUS: Record<string, Outcome> = {
+  passed: 'passed',
+  failed: 'failed',
+  skipped: 'skipped',
+  pending: 'skipped',
+  other: 'skipped',
+};
+
+export const ctrf: ReportFormat = {
+  id: 'ctrf',
+  label: 'CTRF JSON',
+  kind: 'json',
+  detect: (s) =>
+    /"results"\s*:/.test(s.head) &&
+    (/"tool"\s*:/.test(s.head) || /"reportFormat"\s*:\s*"CTRF"/.test(s.head)),
+  parse(doc) {
+    const results = obj(obj(doc).results);
+    if (!Array.isArray(results.tests))
+      throw new Error('results.tests is missing: not a CTRF report');
+    const tests = arr(results.tests).map((value): TestResult => {
+      const t = obj(value);
+      const outcome = STATUS[str(t.status) ?? ''] ?? 'error';
+      const durationMs = num(t.duration);
+      const message = str(t.message);
+      const earlier: Attempt[] = arr(t.retryAttempts)
+        .map(obj)
+        .slice(0, -1)
+        .map((a) => ({
+          outcome: STATUS[str(a.status) ?? ''] ?? 'error',
+          durationMs: num(a.duration),
+          message: str(a.message),
+        }));
+      const properties: Record<string, string> = {};
+      const tags = arr(t.tags).filter((x): x is string => typeof x === 'string');
+      if (tags.length) properties.tags = tags.join(',');
+      return {
+        suite: arr(t.suite).filter((x): x is string => typeof x === 'string').length
+          ? arr(t.suite).filter((x): x is string => typeof x === 'string')
+          : str(t.suite)
+            ? [str(t.suite)!]
+            : [],
+        classname: str(t.suite) ?? undefined,
+        name: str(t.name) ?? '',
+        file: str(t.filePath),
+        line: num(t.line),
+        durationMs,
+        outcome,
+        message,
+        details: str(t.trace),
+        attempts: [...earlier, { outcome, durationMs, message }],
+        properties,
+      };
+    });
+    return mergeRetries(tests);
+  },
+};

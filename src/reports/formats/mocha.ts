@@ -1,0 +1,67 @@
+/** `mocha --reporter json`. */
+import type { ReportFormat } from '../format.js';
+import { mergeRetries, type Outcome, type TestResult } from '../model.js';
+import { arr, num, obj, str } from './json-util.js';
+
+export const mocha: ReportFormat = {
+  id: 'mocha',
+  label: 'Mocha JSON (mocha --reporter json)',
+  kind: 'json',
+  detect: (s) =>
+    /"stats"\s*:/.test(s.head) &&
+    /"(passes|pending|failures|suites)"\s*:/.test(s.head) &&
+    !/"examples"\s*:/.test(s.head),
+  parse(doc) {
+    const root = obj(doc);
+    const key = (t: Record<string, unknown>) =>
+      `${str(t.file) ?? ''}\u0000${str(t.fullTitle) ?? ''}`;
+    const pending = new Set(arr(root.pending).map((t) => key(obj(t))));
+    const all = Array.isArray(root.tests)
+      ? arr(root.tests)
+      : [...arr(root.passes), ...arr(root.failures), ...arr(root.pending)];
+    const tests = all.map((value): TestResult => {
+      const t = obj(value);
+      const err = obj(t.err);
+      const outcome: Outcome =
+        pending.has(key(t)) || t.pending === true
+          ? 'skipped'
+          : Object.keys(err).length
+            ? isRuntimeError(err)
+              ? 'error'
+              : 'failed'
+            : 'passed';
+      const fullTitle = str(t.fullTitle) ?? str(t.title) ?? '';
+      const title = str(t.title) ?? fullTitle;
+      const prefix = fullTitle.endsWith(title)
+        ? fullTitle.slice(0, fullTitle.length - title.length).trim()
+        : '';
+      const message = str(err.message);
+      const durationMs = num(t.duration);
+      return {
+        suite: prefix ? [prefix] : [],
+        classname: prefix || undefined,
+        name: title,
+        file: str(t.file),
+        durationMs,
+        outcome,
+        message,
+        details: str(err.stack),
+        attempts: [{ outcome, durationMs, message }],
+        properties: {},
+      };
+    });
+    return mergeRetries(tests, (t) => `${t.file ?? ''}\u0000${t.classname ?? ''}\u0000${t.name}`);
+  },
+};
+
+/** An exception the test did not expect (JUnit's error), as opposed to a failed assertion. */
+function isRuntimeError(err: Record<string, unknown>): boolean {
+  const name = str(err.name) ?? /^(\w+)(?::|\n|$)/.exec(str(err.stack) ?? '')?.[1];
+  return (
+    name === 'Error' ||
+    name === 'TypeError' ||
+    name === 'ReferenceError' ||
+    name === 'RangeError' ||
+    name === 'SyntaxError'
+  );
+}

@@ -1,0 +1,135 @@
+/** NUnit 3 (<test-run>, or a <test-suite> fragment) and NUnit 2 (<test-results>). */
+import type { ReportFormat } from '../format.js';
+import { mergeRetries, type Outcome, type TestResult } from '../model.js';
+import { attr, list, seconds, text, type XmlNode } from '../xml.js';
+
+export const nunit3: ReportFormat = {
+  id: 'nunit',
+  label: 'NUnit 3 XML',
+  kind: 'xml',
+  detect: (s) =>
+    s.xmlRoot === 'test-run' || (s.xmlRoot === 'test-suite' && !/<results>/.test(s.head)),
+  parse(doc) {
+    const tests: TestResult[] = [];
+    const root = (doc['test-run'] ?? doc['test-suite']) as XmlNode;
+    if (doc['test-run'])
+      for (const suite of list(root['test-suite'])) walk(suite, [], tests, nunit3Case);
+    else walk(root, [], tests, nunit3Case);
+    return mergeRetries(tests);
+  },
+};
+
+export const nunit2: ReportFormat = {
+  id: 'nunit2',
+  label: 'NUnit 2 XML',
+  kind: 'xml',
+  detect: (s) =>
+    s.xmlRoot === 'test-results' || (s.xmlRoot === 'test-suite' && /<results>/.test(s.head)),
+  parse(doc) {
+    const tests: TestResult[] = [];
+    const root = (doc['test-results'] ?? doc['test-suite']) as XmlNode;
+    if (doc['test-results'])
+      for (const suite of list(root['test-suite'])) walk(suite, [], tests, nunit2Case);
+    else walk(root, [], tests, nunit2Case);
+    return mergeRetries(tests);
+  },
+};
+
+type CaseReader = (tc: XmlNode, suite: string[]) => TestResult;
+
+/** NUnit 3 nests test-suite directly; NUnit 2 wraps children in <results>. */
+function walk(suite: XmlNode, path: string[], out: TestResult[], read: CaseReader): void {
+  const name = attr(suite, 'name');
+  const type = attr(suite, 'type');
+  const here = name && type !== 'Assembly' ? [...path, name] : path;
+  const containers = [suite, ...list(suite.results)];
+  for (const c of containers) {
+    for (const tc of list(c['test-case'])) out.push(read(tc, here));
+    for (const child of list(c['test-suite'])) walk(child, here, out, read);
+  }
+}
+
+function failureOf(tc: XmlNode): { message?: string; details?: string } {
+  const failure = list(tc.failure)[0] ?? list(tc.reason)[0];
+  return { message: text(failure?.message)?.trim(), details: text(failure?.['stack-trace']) };
+}
+
+function nunit3Case(tc: XmlNode, suite: string[]): TestResult {
+  const result = (attr(tc, 'result') ?? '').toLowerCase();
+  let outcome: Outcome;
+  if (result === 'passed') outcome = 'passed';
+  // Failed with label Error (an exception) or Invalid is still a failed test, as NUnit counts it.
+  else if (result === 'failed') outcome = 'failed';
+  else if (result === 'warning') outcome = 'passed';
+  else if (result === 'skipped' || result === 'inconclusive') outcome = 'skipped';
+  else outcome = 'error';
+  const durationMs = seconds(attr(tc, 'duration') ?? attr(tc, 'time'));
+  const { message, details } = failureOf(tc);
+  const fullname = attr(tc, 'fullname');
+  return {
+    suite,
+    classname: attr(tc, 'classname') ?? (fullname ? className(fullname) : undefined),
+    name: attr(tc, 'name') ?? fullname ?? '',
+    durationMs,
+    outcome,
+    message,
+    details,
+    attempts: [{ outcome, durationMs, message }],
+    properties: properties(tc),
+  };
+}
+
+function nunit2Case(tc: XmlNode, suite: string[]): TestResult {
+  const result = (attr(tc, 'result') ?? '').toLowerCase();
+  const executed = (attr(tc, 'executed') ?? 'true').toLowerCase() === 'true';
+  const success = (attr(tc, 'success') ?? '').toLowerCase();
+  const hasFailure = list(tc.failure).length > 0;
+  let outcome: Outcome;
+  if (result === 'success') outcome = 'passed';
+  else if (result === 'failure') outcome = 'failed';
+  else if (result === 'error') outcome = 'error';
+  else if (result)
+    outcome = 'skipped'; // Ignored, Skipped, Inconclusive, NotRunnable, NotRun
+  else if (!executed) outcome = 'skipped';
+  else if (hasFailure || success === 'false') outcome = 'failed';
+  else outcome = 'passed';
+  const full = attr(tc, 'name') ?? '';
+  const durationMs = seconds(attr(tc, 'time'));
+  const { message, details } = failureOf(tc);
+  return {
+    suite,
+    classname: className(full),
+    name: full,
+    durationMs,
+    outcome,
+    message,
+    details,
+    attempts: [{ outcome, durationMs, message }],
+    properties: properties(tc),
+  };
+}
+
+/** `Ns.Class.Method(args)` -> `Ns.Class` */
+function className(full: string): string | undefined {
+  const bare = full.replace(/\(.*$/s, '');
+  const dot = bare.lastIndexOf('.');
+  return dot > 0 ? bare.slice(0, dot) : undefined;
+}
+
+function properties(tc: XmlNode): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const group of list(tc.properties)) {
+    for (const p of list(group.property)) {
+      const name = attr(p, 'name');
+      if (name)
+        out[name] = out[name] ? `${out[name]},${attr(p, 'value') ?? ''}` : (attr(p, 'value') ?? '');
+    }
+  }
+  for (const group of list(tc.categories)) {
+    for (const c of list(group.category)) {
+      const name = attr(c, 'name');
+      if (name) out.category = out.category ? `${out.category},${name}` : name;
+    }
+  }
+  return out;
+}
