@@ -5,6 +5,8 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
   testMatch: ['<rootDir>/__tests__/**/*.test.ts'],
+  // The report corpus carries other projects' Jest snapshots; they are data, not ours.
+  modulePathIgnorePatterns: ['<rootDir>/__tests__/fixtures/'],
   testTimeout: 30000,
   // Servers started by tests must stop by themselves; this turns a leak into a failure signal.
   detectOpenHandles: false,

@@ -9,6 +9,9 @@ import { Redactor, createLogger, type Logger } from '../api/redact.js';
 import { COMMON_FLAGS, COMMON_HELP, commonOptions } from './args.js';
 import { VERSION } from '../version.js';
 import { runEmulatorCommand } from './emulator.js';
+import { PARSE_FLAGS, runParseCommand } from './parse.js';
+import { ReportError } from '../reports/model.js';
+import { FORMAT_IDS } from '../reports/registry.js';
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -37,6 +40,12 @@ interface Command {
 }
 
 const COMMANDS: Record<string, Command> = {
+  parse: {
+    summary: 'read test reports and print what testcycle finds in them (no service needed)',
+    usage: `testcycle parse --report GLOB (repeatable, !GLOB excludes) [--format auto|${FORMAT_IDS.join('|')}] [--max-report-bytes N] [--json] [--verbose]`,
+    flags: PARSE_FLAGS,
+    run: runParseCommand,
+  },
   emulator: {
     summary: 'run a local emulator of the service (for tests, demos and trying pipelines offline)',
     usage:
@@ -152,6 +161,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       logger,
     });
   } catch (error) {
+    if (error instanceof ReportError) {
+      say(`testcycle ${name}: ${error.message}`);
+      return EXIT_CODES.report;
+    }
     if (error instanceof TestcycleError) {
       say(`testcycle ${name}: ${error.message}`);
       return EXIT_CODES[error.category];

@@ -5,7 +5,8 @@ import { ReportError, type ParsedReport } from './model.js';
 import { FORMATS, FORMAT_IDS, formatById } from './registry.js';
 import { decodeText, parseXml, XmlError } from './xml.js';
 
-export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+/** Larger files are refused unless --max-report-bytes says otherwise (a 100,000-test JUnit file is ~17 MB). */
+export const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
 
 export interface ReadOptions {
   /** A format id, or 'auto' (default) to detect from the content. */

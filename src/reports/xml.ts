@@ -25,7 +25,9 @@ const parser = new XMLParser({
   parseAttributeValue: false,
   trimValues: false,
   processEntities: ENTITY_LIMITS,
-  htmlEntities: false,
+  // fast-xml-parser 5 decodes character references (&#9; &#xD;, common in TRX) only with this on;
+  // it also decodes HTML's named entities, which is harmless for report text.
+  htmlEntities: true,
   maxNestedTags: 256,
   ignoreDeclaration: true,
   ignorePiTags: true,
