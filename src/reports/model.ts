@@ -29,6 +29,9 @@ export interface TestResult {
   properties: Record<string, string>;
 }
 
+/** Shared by every test without properties (most of them); never mutated. */
+export const NO_PROPERTIES: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
 export interface ParsedReport {
   file: string;
   format: string;
@@ -102,17 +105,18 @@ export function outcomeOfRuns(attempts: readonly Attempt[]): Outcome {
  * Several entries for one test in one file are runs of that test (retries, reruns, parameterized
  * invocations): one result whose outcome follows outcomeOfRuns, every run kept as an attempt.
  */
-export function mergeRetries(
-  tests: TestResult[],
-  keyOf: (t: TestResult) => string = testKey,
-): TestResult[] {
-  const byKey = new Map<string, TestResult>();
+export function mergeRetries(tests: TestResult[], keyOf?: (t: TestResult) => string): TestResult[] {
+  // Keyed by classname (or suite), then name: no key strings are built for the common case.
+  const byGroup = new Map<string, Map<string, TestResult>>();
   const out: TestResult[] = [];
   for (const t of tests) {
-    const key = keyOf(t);
-    const seen = byKey.get(key);
+    const group = keyOf ? keyOf(t) : (t.classname ?? t.suite.join('\u0001'));
+    let names = byGroup.get(group);
+    if (!names) byGroup.set(group, (names = new Map()));
+    const name = keyOf ? '' : t.name;
+    const seen = names.get(name);
     if (!seen) {
-      byKey.set(key, t);
+      names.set(name, t);
       out.push(t);
       continue;
     }
@@ -123,13 +127,9 @@ export function mergeRetries(
       seen.details = t.details ?? seen.details;
     }
     seen.durationMs = (seen.durationMs ?? 0) + (t.durationMs ?? 0);
-    Object.assign(seen.properties, t.properties);
+    if (Object.keys(t.properties).length) seen.properties = { ...seen.properties, ...t.properties };
   }
   return out;
-}
-
-export function testKey(t: TestResult): string {
-  return `${t.classname ?? t.suite.join('\u0001')}\u0000${t.name}`;
 }
 
 /** A report that cannot be read: names the file and, where known, line and column. */

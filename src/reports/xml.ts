@@ -23,7 +23,7 @@ const parser = new XMLParser({
   textNodeName: '#text',
   parseTagValue: false,
   parseAttributeValue: false,
-  trimValues: false,
+  trimValues: true,
   processEntities: ENTITY_LIMITS,
   // fast-xml-parser 5 decodes character references (&#9; &#xD;, common in TRX) only with this on;
   // it also decodes HTML's named entities, which is harmless for report text.

@@ -4,7 +4,13 @@
  * PHPUnit and nested suites, CTest, googletest (status run/notrun), tst (status disabled).
  */
 import type { ReportFormat } from '../format.js';
-import { mergeRetries, type Attempt, type Outcome, type TestResult } from '../model.js';
+import {
+  mergeRetries,
+  NO_PROPERTIES,
+  type Attempt,
+  type Outcome,
+  type TestResult,
+} from '../model.js';
 import { attr, list, seconds, text, type XmlNode } from '../xml.js';
 
 const RESULT_ELEMENTS: [string, Outcome][] = [
@@ -37,15 +43,16 @@ function walkSuite(suite: XmlNode, path: string[], out: TestResult[]): void {
   const name = attr(suite, 'name');
   const here = name ? [...path, name] : path;
   const suiteFile = attr(suite, 'file') ?? attr(suite, 'filepath');
-  const suiteProps = properties(suite);
   for (const testcase of list(suite.testcase)) {
     const result = toResult(testcase, here, suiteFile);
-    if (result.name) out.push({ ...result, properties: { ...suiteProps, ...result.properties } });
+    if (result.name) out.push(result);
   }
-  for (const child of list(suite.testsuite)) walkSuite(child, here, out);
+  if (suite.testsuite !== undefined)
+    for (const child of list(suite.testsuite)) walkSuite(child, here, out);
 }
 
 function properties(node: XmlNode): Record<string, string> {
+  if (node.properties === undefined) return NO_PROPERTIES;
   const out: Record<string, string> = {};
   for (const group of list(node.properties)) {
     for (const p of list(group.property)) {
@@ -56,6 +63,15 @@ function properties(node: XmlNode): Record<string, string> {
   return out;
 }
 
+/** Surefire: earlier runs of a test, before the final one. */
+const RERUN_ELEMENTS = [
+  ['flakyFailure', 'failed'],
+  ['flakyError', 'error'],
+  ['rerunFailure', 'failed'],
+  ['rerunError', 'error'],
+] as const;
+
+// Built for 100,000-test files: no work or allocation for elements a testcase does not have.
 function toResult(tc: XmlNode, suite: string[], suiteFile?: string): TestResult {
   const classname = attr(tc, 'classname') || undefined;
   const name = attr(tc, 'name') || classname || '';
@@ -64,38 +80,37 @@ function toResult(tc: XmlNode, suite: string[], suiteFile?: string): TestResult 
   let details: string | undefined;
   // Most severe first: error > failure > skipped (several result elements on one run).
   for (const [element, result] of RESULT_ELEMENTS) {
-    const found = list(tc[element]);
-    if (found.length === 0 || outcome !== 'passed') continue;
+    const value = tc[element];
+    if (value === undefined) continue;
+    const first = Array.isArray(value) ? value[0] : value;
+    const node = typeof first === 'object' && first !== null ? (first as XmlNode) : undefined;
     outcome = result;
-    message = attr(found[0], 'message') ?? attr(found[0], 'type');
-    details = text(found[0]);
+    message = attr(node, 'message') ?? attr(node, 'type');
+    details = node ? text(node) : typeof first === 'string' && first ? first : undefined;
+    break;
   }
-  // googletest: status="notrun"; tst: status="disabled"; some writers: result="skipped".
-  const status = (attr(tc, 'status') ?? attr(tc, 'result') ?? '').toLowerCase();
-  if (
-    outcome === 'passed' &&
-    (status === 'notrun' || status === 'disabled' || status === 'skipped')
-  )
-    outcome = 'skipped';
-  if (status === 'disabled') outcome = 'skipped';
-  if (outcome === 'passed' && status === 'errored') outcome = 'error';
+  // googletest: status="notrun"; tst: status="disabled"/"errored"; some writers: result="skipped".
+  const status = attr(tc, 'status') ?? attr(tc, 'result');
+  if (status !== undefined) {
+    const s = status.toLowerCase();
+    if (s === 'disabled' || (outcome === 'passed' && (s === 'notrun' || s === 'skipped')))
+      outcome = 'skipped';
+    else if (outcome === 'passed' && s === 'errored') outcome = 'error';
+  }
   const durationMs = seconds(attr(tc, 'time'));
-  // Surefire: earlier runs of this test, before the final one.
-  const earlier: Attempt[] = [];
-  for (const [element, result] of [
-    ['flakyFailure', 'failed'],
-    ['flakyError', 'error'],
-    ['rerunFailure', 'failed'],
-    ['rerunError', 'error'],
-  ] as const) {
+  const attempts: Attempt[] = [];
+  for (const [element, result] of RERUN_ELEMENTS) {
+    if (tc[element] === undefined) continue;
     for (const run of list(tc[element]))
-      earlier.push({
+      attempts.push({
         outcome: result,
         durationMs: seconds(attr(run, 'time')),
         message: attr(run, 'message'),
       });
   }
-  const line = Number(attr(tc, 'line'));
+  attempts.push({ outcome, durationMs, message });
+  const lineText = attr(tc, 'line');
+  const line = lineText === undefined ? NaN : Number(lineText);
   return {
     suite,
     classname,
@@ -106,7 +121,7 @@ function toResult(tc: XmlNode, suite: string[], suiteFile?: string): TestResult 
     outcome,
     message,
     details,
-    attempts: [...earlier, { outcome, durationMs, message }],
+    attempts,
     properties: properties(tc),
   };
 }
