@@ -10,6 +10,17 @@ import { COMMON_FLAGS, COMMON_HELP, commonOptions } from './args.js';
 import { VERSION } from '../version.js';
 import { runEmulatorCommand } from './emulator.js';
 import { PARSE_FLAGS, runParseCommand } from './parse.js';
+import {
+  CYCLE_CLOSE_FLAGS,
+  CYCLE_CREATE_FLAGS,
+  GATE_COMMAND_FLAGS,
+  PUBLISH_FLAGS,
+  runCycleCloseCommand,
+  runCycleCreateCommand,
+  runGateCommand,
+  runPublishCommand,
+} from './service-commands.js';
+import { UnmatchedError } from '../publish/publish.js';
 import { ReportError } from '../reports/model.js';
 import { FORMAT_IDS } from '../reports/registry.js';
 
@@ -40,6 +51,36 @@ interface Command {
 }
 
 const COMMANDS: Record<string, Command> = {
+  publish: {
+    summary:
+      'publish test results into a cycle (find or create it, make it ACTIVE), then gate on thresholds',
+    usage:
+      'testcycle publish --report GLOB [--format F] (--cycle-key KEY | --cycle-name NAME) [--no-create-cycle] [--reopen-done-cycle] [--close-cycle] [--cycle-custom-fields JSON] [--key-pattern RE] [--automation-key T] [--create-missing-cases] [--on-unmatched warn|fail|ignore] [--merge latest|worst] [--flaky passed|failed] [--error-as FAILED|BLOCKED] [--dry-run] [--json] [--summary-file F] [gate flags]',
+    flags: PUBLISH_FLAGS,
+    run: runPublishCommand,
+  },
+  gate: {
+    summary:
+      "check a cycle's results against thresholds (one aggregate request over the whole cycle)",
+    usage:
+      'testcycle gate (--cycle-key KEY | --cycle-name NAME) [--min-pass-rate PCT] [--max-failed N] [--max-blocked N] [--fail-on-not-executed] [--pass-rate-basis executed|all] [--gate-filter FILTRQL] [--json] [--summary-file F]',
+    flags: GATE_COMMAND_FLAGS,
+    run: runGateCommand,
+  },
+  'cycle create': {
+    summary:
+      'create a cycle (or find it by name), optionally with a NOT_EXECUTED execution for each case a filter matches',
+    usage:
+      'testcycle cycle create --name NAME [--status ACTIVE|DRAFT] [--populate FILTRQL] [--custom-fields JSON] [--json]',
+    flags: CYCLE_CREATE_FLAGS,
+    run: runCycleCreateCommand,
+  },
+  'cycle close': {
+    summary: 'set a cycle to DONE',
+    usage: 'testcycle cycle close (--cycle-key KEY | --cycle-name NAME) [--json]',
+    flags: CYCLE_CLOSE_FLAGS,
+    run: runCycleCloseCommand,
+  },
   parse: {
     summary: 'read test reports and print what testcycle finds in them (no service needed)',
     usage: `testcycle parse --report GLOB (repeatable, !GLOB excludes) [--format auto|${FORMAT_IDS.join('|')}] [--max-report-bytes N] [--json] [--verbose]`,
@@ -114,7 +155,10 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
   const redactor = new Redactor();
   redactor.add(io.env.TESTCYCLE_TOKEN);
   const say = (text: string) => io.stderr(redactor.redact(text));
-  const [name, ...rest] = argv;
+  // Two-word commands: `cycle create`, `cycle close`.
+  const twoWords =
+    argv.length >= 2 && COMMANDS[`${argv[0]} ${argv[1]}`] ? `${argv[0]} ${argv[1]}` : undefined;
+  const [name, ...rest] = twoWords ? [twoWords, ...argv.slice(2)] : argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(helpText());
     return name ? 0 : EXIT_CODES.usage;
@@ -124,6 +168,12 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   const command = COMMANDS[name];
+  if (!command && name === 'cycle') {
+    say(
+      'testcycle cycle: say create or close, e.g. testcycle cycle create --name "Nightly {date}".',
+    );
+    return EXIT_CODES.usage;
+  }
   if (!command) {
     say(
       `testcycle: unknown command "${name}". Commands: ${Object.keys(COMMANDS).join(', ')}. See testcycle --help.`,
@@ -161,7 +211,7 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       logger,
     });
   } catch (error) {
-    if (error instanceof ReportError) {
+    if (error instanceof ReportError || error instanceof UnmatchedError) {
       say(`testcycle ${name}: ${error.message}`);
       return EXIT_CODES.report;
     }

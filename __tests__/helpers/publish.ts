@@ -1,0 +1,115 @@
+/** Building blocks for publish tests: seeded Spaces, in-memory reports, default options. */
+import { ServiceClient } from '../../src/api/client.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import {
+  DEFAULT_AUTOMATION_KEY,
+  keyPattern,
+  type PublishOptions,
+} from '../../src/publish/index.js';
+import type { Outcome, ParsedReport, TestResult } from '../../src/reports/model.js';
+import { RW, testSeed } from './emulator.js';
+
+export const FAST_RETRY = {
+  retryBaseMs: 2,
+  rateLimitBaseMs: 20,
+  maxBackoffMs: 200,
+  maxAttempts: 8,
+  maxRateLimitAttempts: 30,
+};
+
+export function caseSeed(n: number, name = (i: number) => `Suite.test${i}`) {
+  return testSeed({
+    testCases: Array.from({ length: n }, (_, i) => ({
+      name: `case ${i}`,
+      automationKey: name(i),
+      status: 'ACTIVE',
+    })),
+  });
+}
+
+export function testOf(
+  classname: string,
+  name: string,
+  outcome: Outcome,
+  extra: Partial<TestResult> = {},
+): TestResult {
+  return {
+    suite: [classname],
+    classname,
+    name,
+    outcome,
+    attempts: [{ outcome }],
+    properties: {},
+    ...extra,
+  };
+}
+
+export function report(tests: TestResult[], file = 'report.xml'): ParsedReport {
+  return { file, format: 'junit', tests };
+}
+
+/** N tests named Suite.test{i}; outcome by index. */
+export function reportOf(
+  n: number,
+  outcome: (i: number) => Outcome = () => 'passed',
+): ParsedReport {
+  return report(Array.from({ length: n }, (_, i) => testOf('Suite', `test${i}`, outcome(i))));
+}
+
+export function options(
+  reports: ParsedReport[],
+  extra: Partial<PublishOptions> = {},
+): PublishOptions {
+  return {
+    reports,
+    cycle: { name: 'CI run', create: true, reopenDone: false, close: false },
+    match: {
+      keyPattern: keyPattern(undefined),
+      automationKey: DEFAULT_AUTOMATION_KEY,
+      createMissingCases: false,
+    },
+    onUnmatched: 'warn',
+    merge: 'latest',
+    flaky: 'passed',
+    errorAs: 'FAILED',
+    dryRun: false,
+    ...extra,
+  };
+}
+
+const clients: ServiceClient[] = [];
+export function clientOf(
+  emu: RunningEmulator,
+  extra: Partial<ConstructorParameters<typeof ServiceClient>[0]> = {},
+): ServiceClient {
+  const c = new ServiceClient({
+    baseUrl: emu.url,
+    token: RW,
+    rateLimit: '100000/1m',
+    retry: FAST_RETRY,
+    ...extra,
+  });
+  clients.push(c);
+  return c;
+}
+export async function closeClients(): Promise<void> {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+}
+
+/** The cycle's executions as the emulator holds them: case automationKey -> results. */
+export function executionsOf(emu: RunningEmulator, cycleName: string): Map<string, string[]> {
+  const store = emu.service.store;
+  const cycle = [...store.all('test_cycles')].find((c) => c.attributes.name === cycleName);
+  const out = new Map<string, string[]>();
+  if (!cycle) return out;
+  for (const e of store.byForeignKey('test_case_executions', 'testCycleId', cycle.id)) {
+    const tc = store.get('test_cases', String(e.attributes.testCaseId));
+    const key = String(tc?.attributes.automationKey ?? tc?.id);
+    out.set(key, [...(out.get(key) ?? []), String(e.attributes.result)]);
+  }
+  return out;
+}
+
+export function cyclesNamed(emu: RunningEmulator, name: string): number {
+  return [...emu.service.store.all('test_cycles')].filter((c) => c.attributes.name === name).length;
+}

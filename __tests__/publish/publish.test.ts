@@ -1,0 +1,383 @@
+/**
+ * Publish against the emulator, counting requests through its stats (issue 5's "done when").
+ */
+import { NetworkError } from '../../src/api/errors.js';
+import type { Transport } from '../../src/api/transport.js';
+import { createUndiciTransport } from '../../src/api/transport.js';
+import { publish, type PublishResult } from '../../src/publish/index.js';
+import { closeEmulators, emulator as startEmulator } from '../helpers/emulator.js';
+
+/** Publish tests measure requests, not the limit: a high limit unless a test sets one. */
+const emulator = (opts: Parameters<typeof startEmulator>[0] = {}) =>
+  startEmulator({ rateLimit: '100000/1m', ...opts });
+import {
+  caseSeed,
+  clientOf,
+  closeClients,
+  cyclesNamed,
+  executionsOf,
+  options,
+  report,
+  reportOf,
+  testOf,
+} from '../helpers/publish.js';
+
+afterEach(async () => {
+  await closeClients();
+  await closeEmulators();
+});
+
+const writes = (stats: { byMethod: Record<string, number> }) =>
+  (stats.byMethod.POST ?? 0) + (stats.byMethod.PATCH ?? 0) + (stats.byMethod.DELETE ?? 0);
+
+describe('request budget (DESIGN.md "Publish: request budget")', () => {
+  test.each([1, 99, 100, 101, 250])(
+    'fresh cycle, %i results, all cases exist: 2N + ceil(N/100) + 4 requests (+1 with a gate)',
+    async (n) => {
+      const emu = await emulator({ seed: caseSeed(n) });
+      const result = await publish(
+        clientOf(emu),
+        options([reportOf(n, (i) => (i % 7 === 0 ? 'failed' : 'passed'))]),
+      );
+      const expected = 2 * n + Math.ceil(n / 100) + 4;
+      expect(emu.stats().total).toBe(expected);
+      expect(result.requests.total).toBe(expected);
+      expect(result.writes).toEqual({ created: n, updated: 0, unchanged: 0, casesCreated: 0 });
+      emu.resetStats();
+      await publish(
+        clientOf(emu),
+        options([reportOf(n)], {
+          cycle: { name: 'gated', create: true, reopenDone: false, close: false },
+          gate: { basis: 'executed', minPassRate: 0 },
+        }),
+      );
+      expect(emu.stats().total).toBe(expected + 1);
+    },
+  );
+
+  test('a re-run with nothing changed sends no write: only the reads', async () => {
+    const n = 150;
+    const emu = await emulator({ seed: caseSeed(n) });
+    await publish(clientOf(emu), options([reportOf(n)]));
+    emu.resetStats();
+    const result = await publish(clientOf(emu), options([reportOf(n)]));
+    expect(writes(emu.stats())).toBe(0);
+    // projects + cycle lookup + ceil(N/100) case lookups + ceil(N/100) execution pages
+    expect(emu.stats().total).toBe(2 + 2 * Math.ceil(n / 100));
+    expect(result.writes).toEqual({ created: 0, updated: 0, unchanged: n, casesCreated: 0 });
+  });
+
+  test('10% changed: exactly those are written (GET for the ETag, then PATCH)', async () => {
+    const n = 200;
+    const emu = await emulator({ seed: caseSeed(n) });
+    await publish(clientOf(emu), options([reportOf(n)]));
+    emu.resetStats();
+    const changed = (i: number) => i % 10 === 3;
+    const result = await publish(
+      clientOf(emu),
+      options([reportOf(n, (i) => (changed(i) ? 'failed' : 'passed'))]),
+    );
+    const stats = emu.stats();
+    expect(stats.byRoute['PATCH /test_case_executions/{id}']).toBe(n / 10);
+    expect(stats.byRoute['GET /test_case_executions/{id}']).toBe(n / 10);
+    expect(stats.byMethod.POST).toBeUndefined();
+    expect(result.writes.updated).toBe(n / 10);
+    const state = executionsOf(emu, 'CI run');
+    expect(
+      [...state.entries()]
+        .filter(([, r]) => r[0] === 'FAILED')
+        .map(([k]) => k)
+        .sort(),
+    ).toEqual(
+      Array.from({ length: n }, (_, i) => i)
+        .filter(changed)
+        .map((i) => `Suite.test${i}`)
+        .sort(),
+    );
+  });
+
+  test('zero 429s for a lone publisher at the emulator limit', async () => {
+    const n = 40;
+    const emu = await emulator({ seed: caseSeed(n), rateLimit: '30/1s' });
+    const result = await publish(clientOf(emu, { rateLimit: '30/1s' }), options([reportOf(n)]));
+    expect(emu.stats().rateLimited).toBe(0);
+    expect(result.requests.rateLimited).toBe(0);
+    expect(executionsOf(emu, 'CI run').size).toBe(n);
+  });
+});
+
+describe('cycle', () => {
+  test('DRAFT is made ACTIVE with If-Match; DONE is refused unless --reopen-done-cycle; --close-cycle sets DONE', async () => {
+    const emu = await emulator({
+      seed: {
+        ...caseSeed(3),
+        testCycles: [
+          { name: 'draft', status: 'DRAFT' },
+          { name: 'done', status: 'DONE' },
+        ],
+      },
+    });
+    const draft = await publish(
+      clientOf(emu),
+      options([reportOf(3)], {
+        cycle: { name: 'draft', create: true, reopenDone: false, close: false },
+      }),
+    );
+    expect(draft.cycle.status).toBe('ACTIVE');
+    await expect(
+      publish(
+        clientOf(emu),
+        options([reportOf(3)], {
+          cycle: { name: 'done', create: true, reopenDone: false, close: false },
+        }),
+      ),
+    ).rejects.toThrow(/is DONE; pass --reopen-done-cycle/);
+    expect(executionsOf(emu, 'done').size).toBe(0);
+    const reopened = await publish(
+      clientOf(emu),
+      options([reportOf(3)], {
+        cycle: { name: 'done', create: true, reopenDone: true, close: true },
+      }),
+    );
+    expect(reopened.cycle.status).toBe('DONE');
+    expect(executionsOf(emu, 'done').size).toBe(3);
+  });
+
+  test('--cycle-key of a missing cycle and --no-create-cycle are clear errors before any write', async () => {
+    const emu = await emulator({ seed: caseSeed(1) });
+    await expect(
+      publish(
+        clientOf(emu),
+        options([reportOf(1)], {
+          cycle: { key: 'DEMO-R99', create: true, reopenDone: false, close: false },
+        }),
+      ),
+    ).rejects.toThrow(/--cycle-key: no test cycle has the key DEMO-R99/);
+    await expect(
+      publish(
+        clientOf(emu),
+        options([reportOf(1)], {
+          cycle: { name: 'x', create: false, reopenDone: false, close: false },
+        }),
+      ),
+    ).rejects.toThrow(/--no-create-cycle/);
+    expect(writes(emu.stats())).toBe(0);
+  });
+});
+
+describe('matching and merging', () => {
+  test('an explicit key in the name or a property wins over the automation key', async () => {
+    const emu = await emulator({ seed: caseSeed(3) });
+    const result = await publish(
+      clientOf(emu),
+      options([
+        report([
+          testOf('Other', 'DEMO-T2 logs in', 'failed'),
+          testOf('Other', 'no key here', 'passed', { properties: { testcase: 'DEMO-T3' } }),
+          testOf('Other', 'DEMO-T99 missing', 'passed'),
+        ]),
+      ]),
+    );
+    const state = executionsOf(emu, 'CI run');
+    expect(state.get('Suite.test1')).toEqual(['FAILED']);
+    expect(state.get('Suite.test2')).toEqual(['PASSED']);
+    expect(result.unmatched).toEqual([
+      {
+        test: 'Other > DEMO-T99 missing',
+        file: 'report.xml',
+        reason: 'test case DEMO-T99 not found',
+      },
+    ]);
+  });
+
+  test('several entries for one case: worst wins; a flaky pass is PASSED, or FAILED with --flaky failed; --error-as BLOCKED', async () => {
+    const emu = await emulator({ seed: caseSeed(3) });
+    const flaky = testOf('Suite', 'test0', 'passed', {
+      attempts: [{ outcome: 'failed' }, { outcome: 'passed' }],
+    });
+    const reports = [
+      report(
+        [flaky, testOf('Suite', 'test1', 'passed'), testOf('Suite', 'test2', 'error')],
+        'a.xml',
+      ),
+      report([testOf('Suite', 'test1', 'failed')], 'b.xml'),
+    ];
+    await publish(clientOf(emu), options(reports, { errorAs: 'BLOCKED' }));
+    expect(Object.fromEntries(executionsOf(emu, 'CI run'))).toEqual({
+      'Suite.test0': ['PASSED'],
+      'Suite.test1': ['FAILED'],
+      'Suite.test2': ['BLOCKED'],
+    });
+    await publish(clientOf(emu), options(reports, { flaky: 'failed' }));
+    expect(executionsOf(emu, 'CI run').get('Suite.test0')).toEqual(['FAILED']);
+  });
+
+  test('--merge worst keeps the worst across publishes; latest lets a re-run supersede', async () => {
+    const emu = await emulator({ seed: caseSeed(2) });
+    await publish(clientOf(emu), options([reportOf(2, (i) => (i === 0 ? 'failed' : 'passed'))]));
+    await publish(clientOf(emu), options([reportOf(2)], { merge: 'worst' }));
+    expect(executionsOf(emu, 'CI run').get('Suite.test0')).toEqual(['FAILED']);
+    await publish(clientOf(emu), options([reportOf(2)], { merge: 'latest' }));
+    expect(executionsOf(emu, 'CI run').get('Suite.test0')).toEqual(['PASSED']);
+  });
+
+  test('--create-missing-cases creates AUTOMATED cases once; a re-run creates none', async () => {
+    const emu = await emulator({ seed: caseSeed(1) });
+    const first = await publish(
+      clientOf(emu),
+      options([reportOf(3)], { match: { ...options([]).match, createMissingCases: true } }),
+    );
+    expect(first.writes.casesCreated).toBe(2);
+    const created = [...emu.service.store.all('test_cases')].filter(
+      (c) => c.attributes.automationStatus === 'AUTOMATED',
+    );
+    expect(created.map((c) => c.attributes.automationKey).sort()).toEqual([
+      'Suite.test1',
+      'Suite.test2',
+    ]);
+    const second = await publish(
+      clientOf(emu),
+      options([reportOf(3)], { match: { ...options([]).match, createMissingCases: true } }),
+    );
+    expect(second.writes.casesCreated).toBe(0);
+    expect(executionsOf(emu, 'CI run').size).toBe(3);
+  });
+
+  test('names with quotes, backslashes, non-ASCII and 1,000 characters match and publish', async () => {
+    const names = [
+      'say "hi"',
+      "it's \\ a \\\\ path",
+      'Prüfung 測試 ✓ émoji 🚀',
+      'long '.repeat(200).trim(),
+      `mixed "q" \\ ü ${'x'.repeat(900)}`,
+    ];
+    const emu = await emulator({ seed: caseSeed(names.length, (i) => `Suite.${names[i]}`) });
+    const result = await publish(
+      clientOf(emu),
+      options([report(names.map((n) => testOf('Suite', n, 'failed')))]),
+    );
+    expect(result.unmatched).toEqual([]);
+    const state = executionsOf(emu, 'CI run');
+    expect(names.every((n) => state.get(`Suite.${n}`)?.[0] === 'FAILED')).toBe(true);
+  });
+
+  test('--on-unmatched fail stops before any write', async () => {
+    const emu = await emulator({ seed: caseSeed(1) });
+    await expect(
+      publish(clientOf(emu), options([reportOf(2)], { onUnmatched: 'fail' })),
+    ).rejects.toThrow(/1 test\(s\) match no test case/);
+    expect(writes(emu.stats())).toBe(1); // the cycle create only
+  });
+});
+
+describe('dry run', () => {
+  test('zero writes, and the predicted request count equals what the real run then sends', async () => {
+    const emu = await emulator({ seed: caseSeed(30) });
+    await publish(clientOf(emu), options([reportOf(20)]));
+    const changed = reportOf(30, (i) => (i % 4 === 0 ? 'failed' : 'passed'));
+    emu.resetStats();
+    const dry = await publish(clientOf(emu), options([changed], { dryRun: true }));
+    expect(writes(emu.stats())).toBe(0);
+    const readsSoFar = emu.stats().total;
+    emu.resetStats();
+    const real = await publish(clientOf(emu), options([changed]));
+    expect(dry.dryRun!.plannedRequests + readsSoFar).toBe(emu.stats().total);
+    expect(real.writes.created).toBe(10);
+  });
+
+  test('a dry run against a cycle that does not exist plans its creation and writes nothing', async () => {
+    const emu = await emulator({ seed: caseSeed(5) });
+    const dry = await publish(clientOf(emu), options([reportOf(5)], { dryRun: true }));
+    expect(dry.dryRun).toEqual({ plannedRequests: 12, createCycle: true, activateCycle: false });
+    expect(writes(emu.stats())).toBe(0);
+    expect(cyclesNamed(emu, 'CI run')).toBe(0);
+  });
+});
+
+describe('faults', () => {
+  const expectExact = (
+    emu: Parameters<typeof executionsOf>[0],
+    n: number,
+    outcome: (i: number) => string,
+  ) => {
+    const state = executionsOf(emu, 'CI run');
+    expect(state.size).toBe(n);
+    for (let i = 0; i < n; i++) expect(state.get(`Suite.test${i}`)).toEqual([outcome(i)]);
+    expect(cyclesNamed(emu, 'CI run')).toBe(1);
+  };
+
+  test.each([1, 2, 3, 4])(
+    'chaos seed %i (429, 5xx, dropped connections, ETag bumps): the final state is exact',
+    async (seed) => {
+      const n = 60;
+      const emu = await emulator({
+        seed: caseSeed(n),
+        chaos: `429=0.05,5xx=0.05,reset=0.04,etag-bump=0.1,latency=0-3,seed=${seed}`,
+      });
+      const outcome = (i: number) => (i % 3 === 0 ? 'failed' : 'passed');
+      const result = await publish(clientOf(emu), options([reportOf(n, outcome)]));
+      expectExact(emu, n, (i) => (outcome(i) === 'failed' ? 'FAILED' : 'PASSED'));
+      expect(result.counts.total).toBe(n);
+      expect(emu.stats().total).toBeGreaterThan(2 * n);
+    },
+  );
+
+  test.each([5, 37, 80, 121])(
+    'killed after %i requests and run again: the final state is exact',
+    async (killAt) => {
+      const n = 60;
+      const emu = await emulator({ seed: caseSeed(n) });
+      const real = createUndiciTransport();
+      let sent = 0;
+      // The process dies: every request from then on fails without reaching the server.
+      const dying: Transport = async (req) => {
+        if (++sent > killAt) throw Object.assign(new Error('killed'), { code: 'ECONNREFUSED' });
+        return real(req);
+      };
+      const outcome = (i: number) => (i % 5 === 0 ? 'failed' : 'passed');
+      await expect(
+        publish(
+          clientOf(emu, { transport: dying, retry: { maxAttempts: 1 } }),
+          options([reportOf(n, outcome)]),
+        ),
+      ).rejects.toBeInstanceOf(NetworkError);
+      await real.close();
+      await publish(clientOf(emu), options([reportOf(n, outcome)]));
+      expectExact(emu, n, (i) => (outcome(i) === 'failed' ? 'FAILED' : 'PASSED'));
+    },
+  );
+
+  test('three publishers with overlapping tests into one new cycle name at once: one cycle, one execution per case, the worst result', async () => {
+    const n = 30;
+    const emu = await emulator({ seed: caseSeed(n), chaos: 'latency=0-5,seed=9' });
+    // Publisher p fails the tests where i % 3 === p; each reports 20 of the 30 tests.
+    const runs = [0, 1, 2].map((p) => {
+      const tests = Array.from({ length: n }, (_, i) => i).filter((i) => i % 3 !== (p + 1) % 3);
+      return publish(
+        clientOf(emu),
+        options(
+          [
+            report(
+              tests.map((i) =>
+                testOf('Suite', `test${i}`, i % 3 === p && i % 2 === 0 ? 'failed' : 'passed'),
+              ),
+            ),
+          ],
+          { merge: 'worst' },
+        ),
+      );
+    });
+    const results: PublishResult[] = await Promise.all(runs);
+    expect(cyclesNamed(emu, 'CI run')).toBe(1);
+    expect(new Set(results.map((r) => r.cycle.id)).size).toBe(1);
+    const state = executionsOf(emu, 'CI run');
+    expect(state.size).toBe(n);
+    for (let i = 0; i < n; i++) {
+      const failedBy = i % 3; // only publisher i % 3 may fail test i, and it reports it unless (p + 1) % 3 === i % 3
+      const reportedByFailer = failedBy !== (failedBy + 1) % 3;
+      expect(state.get(`Suite.test${i}`)).toEqual([
+        reportedByFailer && i % 2 === 0 ? 'FAILED' : 'PASSED',
+      ]);
+    }
+  });
+});

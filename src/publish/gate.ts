@@ -1,0 +1,164 @@
+/**
+ * The gate: one aggregate request on the cycle (its whole state: every shard, every job), then
+ * thresholds. The grouped aggregate's shape is not documented (SERVICE-API.md 4.6): the emulator's
+ * and other reasonable shapes are read, else one ungrouped count per result value is asked for.
+ */
+import type { JsonApiDocument, ServiceClient } from '../api/client.js';
+import { f, type Filter } from '../api/filter.js';
+import { EXECUTION_RESULTS, type ExecutionResult } from '../schema/resources.js';
+
+export interface GateOptions {
+  minPassRate?: number;
+  maxFailed?: number;
+  maxBlocked?: number;
+  failOnNotExecuted?: boolean;
+  basis: 'executed' | 'all';
+  /** Extra FiltrQL condition, e.g. testCase.priority = "CRITICAL". */
+  filter?: string;
+}
+
+export interface CycleCounts {
+  passed: number;
+  failed: number;
+  blocked: number;
+  skipped: number;
+  notExecuted: number;
+  inProgress: number;
+  total: number;
+}
+
+export interface GateVerdict {
+  passed: boolean;
+  reasons: string[];
+}
+
+export function hasThresholds(g: GateOptions | undefined): g is GateOptions {
+  return (
+    !!g &&
+    (g.minPassRate !== undefined ||
+      g.maxFailed !== undefined ||
+      g.maxBlocked !== undefined ||
+      g.failOnNotExecuted === true ||
+      g.filter !== undefined)
+  );
+}
+
+export function countsFrom(byResult: Partial<Record<ExecutionResult, number>>): CycleCounts {
+  const n = (r: ExecutionResult) => byResult[r] ?? 0;
+  const counts = {
+    passed: n('PASSED'),
+    failed: n('FAILED'),
+    blocked: n('BLOCKED'),
+    skipped: n('SKIPPED'),
+    notExecuted: n('NOT_EXECUTED'),
+    inProgress: n('IN_PROGRESS'),
+    total: 0,
+  };
+  counts.total =
+    counts.passed +
+    counts.failed +
+    counts.blocked +
+    counts.skipped +
+    counts.notExecuted +
+    counts.inProgress;
+  return counts;
+}
+
+/** PASSED / (PASSED + FAILED + BLOCKED) with basis executed, PASSED / total with basis all; null when nothing counts. */
+export function passRate(counts: CycleCounts, basis: GateOptions['basis']): number | null {
+  const denominator =
+    basis === 'all' ? counts.total : counts.passed + counts.failed + counts.blocked;
+  return denominator === 0 ? null : Math.round((counts.passed / denominator) * 10_000) / 100;
+}
+
+export function verdict(counts: CycleCounts, gate: GateOptions): GateVerdict {
+  const reasons: string[] = [];
+  const rate = passRate(counts, gate.basis);
+  if (gate.minPassRate !== undefined) {
+    if (rate === null)
+      reasons.push(
+        `no ${gate.basis === 'all' ? '' : 'executed '}tests to compute a pass rate (min ${gate.minPassRate}%)`,
+      );
+    else if (rate < gate.minPassRate)
+      reasons.push(`pass rate ${rate}% is below ${gate.minPassRate}% (basis: ${gate.basis})`);
+  }
+  if (gate.maxFailed !== undefined && counts.failed > gate.maxFailed)
+    reasons.push(`${counts.failed} failed, more than ${gate.maxFailed} allowed`);
+  if (gate.maxBlocked !== undefined && counts.blocked > gate.maxBlocked)
+    reasons.push(`${counts.blocked} blocked, more than ${gate.maxBlocked} allowed`);
+  if (gate.failOnNotExecuted && counts.notExecuted + counts.inProgress > 0) {
+    reasons.push(`${counts.notExecuted + counts.inProgress} not executed (--fail-on-not-executed)`);
+  }
+  return { passed: reasons.length === 0, reasons };
+}
+
+export async function cycleCounts(
+  client: ServiceClient,
+  cycleId: string,
+  extraFilter?: string,
+): Promise<CycleCounts> {
+  const filter: Filter = f.and(
+    f.eq('testCycleId', cycleId),
+    extraFilter ? f.raw(extraFilter) : undefined,
+  );
+  const doc = await client.aggregate('test_case_executions', {
+    filter,
+    count: true,
+    groupBy: ['result'],
+  });
+  const grouped = readGrouped(doc);
+  if (grouped) return countsFrom(grouped);
+  // Fallback: one ungrouped count per result value.
+  const byResult: Partial<Record<ExecutionResult, number>> = {};
+  for (const result of EXECUTION_RESULTS) {
+    const one = await client.aggregate('test_case_executions', {
+      filter: f.and(filter, f.eq('result', result)),
+      count: true,
+    });
+    byResult[result] = readCount(one) ?? 0;
+  }
+  return countsFrom(byResult);
+}
+
+type Row = Record<string, unknown>;
+
+/** Shapes accepted: data:[{attributes:{result,count}}], data:{attributes:{groups:[...]}} or meta.groups, and {result: count} maps. */
+export function readGrouped(
+  doc: JsonApiDocument,
+): Partial<Record<ExecutionResult, number>> | undefined {
+  const data = doc.data as unknown;
+  const attrs = (x: unknown): Row =>
+    x && typeof x === 'object' ? (((x as Row).attributes as Row | undefined) ?? (x as Row)) : {};
+  const rows: Row[] | undefined = Array.isArray(data)
+    ? data.map(attrs)
+    : Array.isArray(attrs(data).groups)
+      ? (attrs(data).groups as unknown[]).map(attrs)
+      : Array.isArray(doc.meta?.groups)
+        ? (doc.meta!.groups as unknown[]).map(attrs)
+        : undefined;
+  const out: Partial<Record<ExecutionResult, number>> = {};
+  if (rows) {
+    for (const row of rows) {
+      const result = row.result ?? (row.group as Row | undefined)?.result ?? row.key ?? row.value;
+      const count = row.count ?? (row.aggregations as Row | undefined)?.count;
+      if (typeof result !== 'string' || typeof count !== 'number') return undefined;
+      out[result as ExecutionResult] = (out[result as ExecutionResult] ?? 0) + count;
+    }
+    return out;
+  }
+  // {data:{attributes:{PASSED: 3, FAILED: 1}}} or {data:{attributes:{counts:{...}}}}
+  const map = (attrs(data).counts as Row | undefined) ?? attrs(data);
+  const keys = Object.keys(map).filter((k) => (EXECUTION_RESULTS as readonly string[]).includes(k));
+  if (keys.length && keys.every((k) => typeof map[k] === 'number')) {
+    for (const k of keys) out[k as ExecutionResult] = map[k] as number;
+    return out;
+  }
+  return undefined;
+}
+
+function readCount(doc: JsonApiDocument): number | undefined {
+  const data = doc.data as Row | undefined;
+  const attrs = (data?.attributes as Row | undefined) ?? {};
+  const count = attrs.count ?? doc.meta?.count;
+  return typeof count === 'number' ? count : undefined;
+}

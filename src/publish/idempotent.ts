@@ -1,0 +1,28 @@
+import { NetworkError, ServiceError } from '../api/errors.js';
+
+/**
+ * A create that may have happened although its answer was lost (NetworkError.maybeProcessed, 5xx), or
+ * that raced another creator (409): look for the record first, and create again only when it is
+ * not there (bounded). DESIGN.md: a POST is never retried blindly.
+ */
+export async function createOrFind<T>(
+  create: () => Promise<T>,
+  find: () => Promise<T | undefined>,
+  attempts = 5,
+): Promise<{ value: T; created: boolean }> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return { value: await create(), created: true };
+    } catch (error) {
+      // A 5xx to a POST may come after the record was written: treat it as a lost answer.
+      const lost =
+        (error instanceof NetworkError && error.maybeProcessed) ||
+        (error instanceof ServiceError && error.status >= 500);
+      const conflict = error instanceof ServiceError && error.status === 409;
+      if (!lost && !conflict) throw error;
+      const found = await find();
+      if (found !== undefined) return { value: found, created: false };
+      if (conflict || attempt >= attempts) throw error;
+    }
+  }
+}

@@ -1,0 +1,36 @@
+export { publish, UnmatchedError, type PublishOptions, type PublishResult } from './publish.js';
+export { ciContext, renderCycleName, type CiContext } from './context.js';
+export {
+  resolveCycle,
+  findCycle,
+  setCycleStatus,
+  CycleStateError,
+  type CycleOptions,
+} from './cycle.js';
+export {
+  cycleCounts,
+  verdict,
+  passRate,
+  hasThresholds,
+  readGrouped,
+  type GateOptions,
+  type CycleCounts,
+  type GateVerdict,
+} from './gate.js';
+export {
+  DEFAULT_AUTOMATION_KEY,
+  DEFAULT_KEY_PATTERN,
+  automationKeyOf,
+  explicitKeyOf,
+  keyPattern,
+  checkAutomationKeyTemplate,
+} from './match.js';
+export { populateCycle } from './populate.js';
+export {
+  publishSettings,
+  gateSettings,
+  cycleSettings,
+  type SettingSource,
+  type PublishSettings,
+} from './settings.js';
+export { renderSummary, escapeHtml, MAX_SUMMARY_BYTES } from './summary.js';

@@ -1,0 +1,258 @@
+/**
+ * Matching report tests to test cases: an explicit key (--key-pattern, in the name or a property)
+ * wins, else the automationKey built from --automation-key. Lookups are bulk `in (...)` filters in
+ * chunks that keep URLs short; `--create-missing-cases` creates the rest.
+ */
+import { type Resource, type ServiceClient } from '../api/client.js';
+import { ConfigError } from '../api/errors.js';
+import { chunkIn, f } from '../api/filter.js';
+import type { Logger } from '../api/redact.js';
+import type { TestResult } from '../reports/model.js';
+import { createOrFind } from './idempotent.js';
+
+export const DEFAULT_KEY_PATTERN = '\\b[A-Z][A-Z0-9_]*-T[0-9]+\\b';
+export const DEFAULT_AUTOMATION_KEY = '{classname}.{name}';
+/** URLs stay under 4 KB (issue 2); the rest of the URL fits in what remains. */
+export const MAX_FILTER_CHARS = 3500;
+const PAGE = 100;
+
+export interface MatchOptions {
+  keyPattern: RegExp;
+  automationKey: string;
+  createMissingCases: boolean;
+}
+
+export interface MatchedCase {
+  id: string;
+  key?: string;
+  automationKey?: string | null;
+}
+
+export interface Unmatched {
+  test: string;
+  file?: string;
+  reason: string;
+}
+
+export function keyPattern(source: string | undefined, parameter = '--key-pattern'): RegExp {
+  try {
+    return new RegExp(source ?? DEFAULT_KEY_PATTERN);
+  } catch (error) {
+    throw new ConfigError(
+      parameter,
+      `is not a valid regular expression: ${(error as Error).message}`,
+    );
+  }
+}
+
+const TEMPLATE_FIELDS = ['classname', 'name', 'suite', 'file'];
+
+export function checkAutomationKeyTemplate(template: string, parameter = '--automation-key'): void {
+  for (const [, field] of template.matchAll(/\{([^}]*)\}/g)) {
+    if (!TEMPLATE_FIELDS.includes(field!)) {
+      throw new ConfigError(
+        parameter,
+        `unknown placeholder {${field}}; use ${TEMPLATE_FIELDS.map((x) => `{${x}}`).join(' ')}.`,
+      );
+    }
+  }
+}
+
+export function automationKeyOf(test: TestResult, template: string): string {
+  const classname = test.classname ?? test.suite.join('.');
+  const key = template.replace(/\{(classname|name|suite|file)\}/g, (_m, field: string) => {
+    if (field === 'classname') return classname;
+    if (field === 'name') return test.name;
+    if (field === 'suite') return test.suite.join('.');
+    return test.file ?? '';
+  });
+  return key.replace(/^\.+/, '');
+}
+
+/** An explicit test case key in the test's name or one of its properties. */
+export function explicitKeyOf(test: TestResult, pattern: RegExp): string | undefined {
+  const find = (text: string | undefined) =>
+    text ? new RegExp(pattern.source, pattern.flags.replace('g', '')).exec(text)?.[0] : undefined;
+  return (
+    find(test.name) ??
+    Object.entries(test.properties)
+      .map(([k, v]) => find(v) ?? find(k))
+      .find(Boolean)
+  );
+}
+
+export interface MatchInput {
+  tests: { test: TestResult; file: string }[];
+  projectId: string;
+}
+
+export interface MatchResult {
+  /** Index in input.tests -> the matched case. */
+  byTest: Map<number, MatchedCase>;
+  unmatched: Unmatched[];
+  casesCreated: number;
+}
+
+export async function matchTests(
+  client: ServiceClient,
+  input: MatchInput,
+  options: MatchOptions & { dryRun: boolean; logger: Logger },
+): Promise<MatchResult> {
+  const keyOfTest: (string | undefined)[] = [];
+  const autoOfTest: string[] = [];
+  input.tests.forEach(({ test }, i) => {
+    keyOfTest[i] = explicitKeyOf(test, options.keyPattern);
+    autoOfTest[i] = automationKeyOf(test, options.automationKey);
+  });
+  const keys = [...new Set(keyOfTest.filter((k): k is string => !!k))];
+  const autos = [...new Set(autoOfTest.filter((a, i) => !keyOfTest[i] && a))];
+
+  const byKey = new Map<string, MatchedCase>();
+  const byAuto = new Map<string, MatchedCase>();
+  const toCase = (r: Resource<'test_cases'>): MatchedCase => ({
+    id: r.id,
+    key: r.attributes.testCaseKey as string | undefined,
+    automationKey: r.attributes.automationKey as string | null | undefined,
+  });
+  const fields = { test_cases: ['testCaseKey', 'automationKey', 'name'] };
+  for (const filter of chunkIn('testCaseKey', keys, {
+    maxItems: PAGE,
+    maxEncodedLength: MAX_FILTER_CHARS,
+  })) {
+    for await (const r of client.iterate<'test_cases'>('/test_cases', { filter, fields }))
+      byKey.set(String(r.attributes.testCaseKey), toCase(r));
+  }
+  // Keys too long for a URL are matched by one listing of the automated cases instead.
+  const fitting = autos.filter(
+    (a) => encodeURIComponent(JSON.stringify(a)).length + 40 <= MAX_FILTER_CHARS,
+  );
+  if (fitting.length < autos.length) {
+    for await (const r of client.iterate<'test_cases'>('/test_cases', {
+      filter: f.isNotNull('automationKey'),
+      fields,
+    })) {
+      byAuto.set(String(r.attributes.automationKey), toCase(r));
+    }
+  } else {
+    for (const filter of chunkIn('automationKey', fitting, {
+      maxItems: PAGE,
+      maxEncodedLength: MAX_FILTER_CHARS,
+    })) {
+      for await (const r of client.iterate<'test_cases'>('/test_cases', { filter, fields })) {
+        const auto = String(r.attributes.automationKey);
+        // Two live cases with one automationKey: take the lowest key, deterministically.
+        const seen = byAuto.get(auto);
+        if (!seen || String(r.attributes.testCaseKey ?? r.id) < String(seen.key ?? seen.id))
+          byAuto.set(auto, toCase(r));
+      }
+    }
+  }
+
+  const byTest = new Map<number, MatchedCase>();
+  const unmatched: Unmatched[] = [];
+  const missing = new Map<string, number[]>();
+  input.tests.forEach(({ test, file }, i) => {
+    const key = keyOfTest[i];
+    const found = key ? byKey.get(key) : byAuto.get(autoOfTest[i]!);
+    if (found) byTest.set(i, found);
+    else if (key)
+      unmatched.push({ test: display(test), file, reason: `test case ${key} not found` });
+    else if (!autoOfTest[i])
+      unmatched.push({
+        test: display(test),
+        file,
+        reason: 'no name to build an automation key from',
+      });
+    else missing.set(autoOfTest[i]!, [...(missing.get(autoOfTest[i]!) ?? []), i]);
+  });
+
+  let casesCreated = 0;
+  if (missing.size > 0 && options.createMissingCases && !options.dryRun) {
+    let rank = await nextRank(client, 'test_cases');
+    for (const [auto, indexes] of missing) {
+      const created = await createCase(client, input.projectId, auto, rank++);
+      if (created.case) {
+        if (created.created) casesCreated++;
+        for (const i of indexes) byTest.set(i, created.case);
+      } else {
+        for (const i of indexes)
+          unmatched.push({
+            test: display(input.tests[i]!.test),
+            file: input.tests[i]!.file,
+            reason: created.reason,
+          });
+      }
+    }
+  } else {
+    for (const [auto, indexes] of missing) {
+      for (const i of indexes) {
+        unmatched.push({
+          test: display(input.tests[i]!.test),
+          file: input.tests[i]!.file,
+          reason: `no test case with automationKey "${auto}"${options.createMissingCases ? ' (dry run: would be created)' : ''}`,
+        });
+      }
+    }
+  }
+  return { byTest, unmatched, casesCreated };
+}
+
+export function display(test: TestResult): string {
+  return test.classname ? `${test.classname} > ${test.name}` : test.name;
+}
+
+export async function nextRank(
+  client: ServiceClient,
+  type: 'test_cases' | 'test_cycles',
+): Promise<number> {
+  const page = await client.page(`/${type}`, {
+    sort: ['-rank'],
+    pageSize: 1,
+    fields: { [type]: ['rank'] },
+  });
+  const top = page.data[0]?.attributes.rank;
+  return (typeof top === 'number' ? top : 0) + 1;
+}
+
+/** AUTOMATED with automationKey; the name is the key (names are unique). A 409 is re-read, never duplicated. */
+async function createCase(
+  client: ServiceClient,
+  projectId: string,
+  automationKey: string,
+  rank: number,
+): Promise<{ case?: MatchedCase; created?: boolean; reason: string }> {
+  const name =
+    automationKey.length > 255
+      ? `${automationKey.slice(0, 240)}…${automationKey.length}`
+      : automationKey;
+  const toCase = (r: Resource<'test_cases'>): MatchedCase => ({
+    id: r.id,
+    key: r.attributes.testCaseKey as string,
+    automationKey: r.attributes.automationKey as string | null,
+  });
+  const { value, created } = await createOrFind(
+    async () =>
+      toCase(
+        await client.create('test_cases', {
+          name,
+          projectId,
+          rank,
+          automationStatus: 'AUTOMATED',
+          automationKey,
+          status: 'ACTIVE',
+        }),
+      ),
+    async () => {
+      const r = (
+        await client.page<'test_cases'>('/test_cases', { filter: f.eq('name', name), pageSize: 1 })
+      ).data[0];
+      return r ? toCase(r) : undefined;
+    },
+  );
+  if (value.automationKey !== automationKey) {
+    return {
+      reason: `a test case named "${name}" (${value.key}) exists with another automationKey; set its automationKey or rename it`,
+    };
+  }
+  return { case: value, created, reason: '' };
+}

@@ -1,0 +1,263 @@
+/**
+ * The publish pipeline: preflight -> cycle -> match -> plan -> writes -> (gate) -> result.
+ * Adapters (CLI, action, library users) call publish() with one options object.
+ */
+import type { ServiceClient } from '../api/client.js';
+import { TestcycleError } from '../api/errors.js';
+import { type Logger, silentLogger } from '../api/redact.js';
+import type { RequestStats } from '../api/scheduler.js';
+import type { ParsedReport } from '../reports/model.js';
+import type { ExecutionResult } from '../schema/resources.js';
+import { type CycleOptions, resolveCycle, setCycleStatus } from './cycle.js';
+import {
+  type CycleCounts,
+  countsFrom,
+  cycleCounts,
+  type GateOptions,
+  type GateVerdict,
+  hasThresholds,
+  passRate,
+  verdict,
+} from './gate.js';
+import { type MatchOptions, matchTests, type Unmatched } from './match.js';
+import {
+  combineEntries,
+  type ErrorAs,
+  type FlakyMode,
+  type MergeMode,
+  resultOf,
+} from './results.js';
+import { type Desired, makePlan, type Plan, planCost, readExecutions, writePlan } from './sync.js';
+
+export interface PublishOptions {
+  reports: ParsedReport[];
+  cycle: CycleOptions & { close: boolean };
+  match: MatchOptions;
+  onUnmatched: 'warn' | 'fail' | 'ignore';
+  merge: MergeMode;
+  flaky: FlakyMode;
+  errorAs: ErrorAs;
+  dryRun: boolean;
+  gate?: GateOptions;
+  logger?: Logger;
+  /** Progress lines: every ~10 s or 5% of the writes. */
+  progress?: (line: string) => void;
+  progressIntervalMs?: number;
+  concurrency?: number;
+}
+
+export interface PublishResult {
+  cycle: { id: string | null; key: string | null; name: string; status: string };
+  counts: CycleCounts;
+  passRate: number | null;
+  gate: GateVerdict & { evaluated: boolean };
+  writes: { created: number; updated: number; unchanged: number; casesCreated: number };
+  unmatched: Unmatched[];
+  requests: Pick<RequestStats, 'total' | 'byMethod' | 'retried' | 'rateLimited'>;
+  dryRun?: { plannedRequests: number; createCycle: boolean; activateCycle: boolean };
+  warnings: string[];
+}
+
+export class UnmatchedError extends TestcycleError {
+  constructor(readonly unmatched: Unmatched[]) {
+    super(
+      `${unmatched.length} test(s) match no test case (--on-unmatched fail): ${unmatched
+        .slice(0, 5)
+        .map((u) => u.test)
+        .join('; ')}${unmatched.length > 5 ? '; ...' : ''}`,
+      'UNMATCHED',
+      'report',
+    );
+  }
+}
+
+export async function publish(
+  client: ServiceClient,
+  options: PublishOptions,
+): Promise<PublishResult> {
+  const logger = options.logger ?? silentLogger;
+  const warnings: string[] = [];
+  const warn = (text: string) => {
+    warnings.push(text);
+    logger.warn(text);
+  };
+
+  // Preflight: a wrong region or token fails here, before any write.
+  const project = await client.project();
+  const tests = options.reports.flatMap((r) => r.tests.map((test) => ({ test, file: r.file })));
+
+  const cycle = await resolveCycle(client, project.id, {
+    ...options.cycle,
+    dryRun: options.dryRun,
+    logger,
+    needActive: true,
+  });
+  const match = await matchTests(
+    client,
+    { tests, projectId: project.id },
+    { ...options.match, dryRun: options.dryRun, logger },
+  );
+  if (match.unmatched.length && options.onUnmatched !== 'ignore') {
+    const list = match.unmatched.slice(0, 20).map((u) => `  ${u.test} (${u.file}): ${u.reason}`);
+    warn(
+      `${match.unmatched.length} test(s) match no test case:\n${list.join('\n')}${match.unmatched.length > 20 ? '\n  ...' : ''}`,
+    );
+  }
+  if (match.unmatched.length && options.onUnmatched === 'fail')
+    throw new UnmatchedError(match.unmatched);
+
+  // One desired result per test case: report entries combined by the merge rules.
+  const perCase = new Map<string, ExecutionResult[]>();
+  tests.forEach(({ test }, i) => {
+    const matched = match.byTest.get(i);
+    if (!matched) return;
+    perCase.set(matched.id, [...(perCase.get(matched.id) ?? []), resultOf(test, options)]);
+  });
+  const desired: Desired[] = [...perCase].map(([caseId, results]) => ({
+    caseId,
+    result: combineEntries(results),
+  }));
+
+  const existing = cycle && !cycle.created ? await readExecutions(client, cycle.resource.id) : [];
+  const plan = makePlan(existing, desired, options.merge);
+  for (const d of plan.duplicates)
+    warn(
+      `test case ${d.caseId} has ${d.ignored.length + 1} executions in the cycle; using ${d.kept}, ignoring ${d.ignored.join(', ')}`,
+    );
+  const creates = plan.items.filter((i) => i.kind === 'create').length;
+  const updates = plan.items.filter((i) => i.kind === 'update').length;
+  const unchanged = plan.items.length - creates - updates;
+
+  if (options.dryRun) {
+    const createCycle = !cycle;
+    const activateCycle = !!cycle?.activated;
+    const planned =
+      planCost(plan) +
+      (createCycle ? 2 : 0) +
+      (activateCycle ? 2 : 0) +
+      (options.cycle.close ? 2 : 0) +
+      (hasThresholds(options.gate) ? 1 : 0);
+    logger.info(
+      `dry run: ${createCycle ? `would create cycle "${options.cycle.name}", ` : ''}${activateCycle ? 'would make the cycle ACTIVE, ' : ''}` +
+        `${creates} to create, ${updates} to update, ${unchanged} unchanged; about ${planned} more requests (${client.stats.total} read so far)`,
+    );
+    const counts = localCounts(plan, new Map());
+    return {
+      cycle: cycleInfo(cycle?.resource, options.cycle.name),
+      counts,
+      passRate: passRate(counts, options.gate?.basis ?? 'executed'),
+      gate: { passed: true, reasons: [], evaluated: false },
+      writes: { created: 0, updated: 0, unchanged, casesCreated: 0 },
+      unmatched: match.unmatched,
+      requests: requestsOf(client),
+      dryRun: { plannedRequests: planned, createCycle, activateCycle },
+      warnings,
+    };
+  }
+
+  const cycleResource = cycle!.resource;
+  const final = new Map<string, ExecutionResult>();
+  let done = 0;
+  let created = 0;
+  let updated = 0;
+  let alreadyThere = 0;
+  const total = creates + updates;
+  const started = Date.now();
+  let lastLine = started;
+  let lastPct = 0;
+  const report = (force = false) => {
+    if (!options.progress || total === 0) return;
+    const now = Date.now();
+    const pct = Math.floor((done / total) * 20);
+    if (!force && now - lastLine < (options.progressIntervalMs ?? 10_000) && pct === lastPct)
+      return;
+    lastLine = now;
+    lastPct = pct;
+    const rate = done / Math.max(1, now - started);
+    const eta = done > 0 && done < total ? ` ETA ${formatDuration((total - done) / rate)}` : '';
+    options.progress(`${done}/${total} results written, ${client.stats.total} requests${eta}`);
+  };
+  if (total > 0)
+    options.progress?.(
+      `writing ${total} results (${creates} new, ${updates} changed, ${unchanged} unchanged)`,
+    );
+  await writePlan(client, plan, {
+    projectId: project.id,
+    cycleId: cycleResource.id,
+    merge: options.merge,
+    concurrency: options.concurrency ?? client.scheduler.concurrency,
+    onDone: (outcome) => {
+      done++;
+      if (outcome.created) created++;
+      else if (outcome.written) updated++;
+      else alreadyThere++;
+      final.set(outcome.caseId, outcome.result);
+      report();
+    },
+  });
+  if (total > 0 && lastPct < 20) report(true);
+
+  let finalCycle = cycleResource;
+  if (options.cycle.close) finalCycle = await setCycleStatus(client, cycleResource, 'DONE');
+
+  let counts = localCounts(plan, final);
+  let gate: PublishResult['gate'] = { passed: true, reasons: [], evaluated: false };
+  if (hasThresholds(options.gate)) {
+    counts = await cycleCounts(client, cycleResource.id, options.gate.filter);
+    gate = { ...verdict(counts, options.gate), evaluated: true };
+  }
+  return {
+    cycle: cycleInfo(finalCycle, options.cycle.name),
+    counts,
+    passRate: passRate(counts, options.gate?.basis ?? 'executed'),
+    gate,
+    writes: {
+      created,
+      updated,
+      unchanged: unchanged + alreadyThere,
+      casesCreated: match.casesCreated,
+    },
+    unmatched: match.unmatched,
+    requests: requestsOf(client),
+    warnings,
+  };
+}
+
+/** The cycle's counts from what this run read and wrote (no extra request). */
+function localCounts(plan: Plan, final: Map<string, ExecutionResult>): CycleCounts {
+  const byResult: Partial<Record<ExecutionResult, number>> = {};
+  const add = (r: ExecutionResult) => (byResult[r] = (byResult[r] ?? 0) + 1);
+  for (const e of plan.untouched) add(e.result);
+  for (const item of plan.items) {
+    if (item.kind === 'unchanged') add(final.get(item.caseId) ?? item.execution.result);
+    else add(final.get(item.caseId) ?? item.result);
+  }
+  return countsFrom(byResult);
+}
+
+function cycleInfo(
+  resource: { id: string; attributes: Record<string, unknown> } | undefined,
+  name?: string,
+): PublishResult['cycle'] {
+  return {
+    id: resource?.id ?? null,
+    key: (resource?.attributes.testCycleKey as string | undefined) ?? null,
+    name: String(resource?.attributes.name ?? name ?? ''),
+    status: String(resource?.attributes.status ?? 'ACTIVE'),
+  };
+}
+
+function requestsOf(client: ServiceClient): PublishResult['requests'] {
+  const s = client.stats;
+  return {
+    total: s.total,
+    byMethod: { ...s.byMethod },
+    retried: s.retried,
+    rateLimited: s.rateLimited,
+  };
+}
+
+function formatDuration(ms: number): string {
+  const s = Math.round(ms / 1000);
+  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+}

@@ -1,0 +1,117 @@
+/**
+ * The Markdown summary shared by the action's job summary and the CLI's --summary-file: verdict,
+ * pass rate, counts, failed tests with file:line, unmatched tests, cycle, requests. Text from
+ * reports is HTML-escaped; the whole stays under a size limit, cut with a note.
+ */
+import type { ParsedReport } from '../reports/model.js';
+import type { PublishResult } from './publish.js';
+
+export interface SummaryOptions {
+  /** e.g. https://app.example/cycles/{key} (the API has no UI URLs). */
+  linkTemplate?: string;
+  maxBytes?: number;
+  title?: string;
+}
+
+export const MAX_SUMMARY_BYTES = 1024 * 1024 - 1024;
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"'|`\\[\]*_]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\r?\n/g, ' ');
+}
+
+export function renderSummary(
+  result: PublishResult,
+  reports: ParsedReport[],
+  options: SummaryOptions = {},
+): string {
+  const max = options.maxBytes ?? MAX_SUMMARY_BYTES;
+  const c = result.counts;
+  const verdict = !result.gate.evaluated
+    ? '📤 Published'
+    : result.gate.passed
+      ? '✅ Gate passed'
+      : '❌ Gate failed';
+  const cycleName = escapeHtml(result.cycle.name);
+  const key = result.cycle.key ? escapeHtml(result.cycle.key) : '';
+  const link =
+    options.linkTemplate && result.cycle.key
+      ? options.linkTemplate
+          .replace('{key}', encodeURIComponent(result.cycle.key))
+          .replace('{id}', encodeURIComponent(result.cycle.id ?? ''))
+      : undefined;
+  const cycle = link ? `[${key} ${cycleName}](${link})` : `${key} ${cycleName}`.trim();
+  const lines: string[] = [
+    `## ${options.title ?? 'testcycle'}: ${verdict}`,
+    '',
+    `**Cycle** ${cycle} (${escapeHtml(result.cycle.status)})${result.passRate === null ? '' : ` · **Pass rate** ${result.passRate}%`}`,
+    '',
+    '| Passed | Failed | Blocked | Skipped | Not executed | In progress | Total |',
+    '|---:|---:|---:|---:|---:|---:|---:|',
+    `| ${c.passed} | ${c.failed} | ${c.blocked} | ${c.skipped} | ${c.notExecuted} | ${c.inProgress} | ${c.total} |`,
+    '',
+  ];
+  if (result.gate.evaluated && !result.gate.passed) {
+    lines.push('**Gate**', '', ...result.gate.reasons.map((r) => `- ${escapeHtml(r)}`), '');
+  }
+  const w = result.writes;
+  lines.push(
+    `Writes: ${w.created} created, ${w.updated} updated, ${w.unchanged} unchanged${w.casesCreated ? `, ${w.casesCreated} test cases created` : ''} · Requests: ${result.requests.total}${result.requests.rateLimited ? ` (${result.requests.rateLimited} rate-limited)` : ''}${result.dryRun ? ` · Dry run: about ${result.dryRun.plannedRequests} more requests planned` : ''}`,
+    '',
+  );
+  const head = lines.join('\n');
+  const sections: string[] = [];
+  const failed = reports.flatMap((r) =>
+    r.tests
+      .filter((t) => t.outcome === 'failed' || t.outcome === 'error')
+      .map((t) => ({ t, file: r.file })),
+  );
+  if (failed.length) {
+    sections.push(
+      `### Failed tests (${failed.length})\n\n| Test | Where | Message |\n|---|---|---|\n` +
+        failed
+          .map(({ t, file }) => {
+            const where = `${escapeHtml(t.file ?? file)}${t.line ? `:${t.line}` : ''}`;
+            const message = escapeHtml((t.message ?? '').split('\n')[0]!.slice(0, 300));
+            return `| ${escapeHtml(t.classname ? `${t.classname} › ${t.name}` : t.name)} | ${where} | ${message} |`;
+          })
+          .join('\n') +
+        '\n',
+    );
+  }
+  if (result.unmatched.length) {
+    sections.push(
+      `### Unmatched tests (${result.unmatched.length})\n\n| Test | Report | Why |\n|---|---|---|\n` +
+        result.unmatched
+          .map(
+            (u) =>
+              `| ${escapeHtml(u.test)} | ${escapeHtml(u.file ?? '')} | ${escapeHtml(u.reason)} |`,
+          )
+          .join('\n') +
+        '\n',
+    );
+  }
+  return cut(head, sections, max);
+}
+
+/** Keep whole rows until the limit, then say how much was left out. */
+function cut(head: string, sections: string[], max: number): string {
+  let out = head;
+  for (const section of sections) {
+    const candidate = `${out}\n${section}`;
+    if (Buffer.byteLength(candidate) <= max - 200) {
+      out = candidate;
+      continue;
+    }
+    const rows = section.split('\n');
+    let kept = '';
+    let i = 0;
+    for (; i < rows.length; i++) {
+      const next = `${kept}${rows[i]}\n`;
+      if (Buffer.byteLength(out) + Buffer.byteLength(next) > max - 200) break;
+      kept = next;
+    }
+    out = `${out}\n${kept}\n_… ${rows.length - i} more rows left out to stay under the summary size limit._\n`;
+    break;
+  }
+  return out;
+}

@@ -1,0 +1,200 @@
+/**
+ * Plan and write the cycle's executions: read them once, decide create / update / unchanged, and
+ * write only what changes. Each result costs the fewest requests the API allows: POST (the server
+ * starts every execution as NOT_EXECUTED) then PATCH with the 201's ETag; an existing execution
+ * that changes costs GET (for its ETag) then PATCH; an unchanged one costs nothing.
+ */
+import { type Resource, type ServiceClient, updateWithRetry } from '../api/client.js';
+import { f } from '../api/filter.js';
+import type { ExecutionResult } from '../schema/resources.js';
+import { createOrFind } from './idempotent.js';
+import { forEachPooled } from './pool.js';
+import { mergeWithServer, type MergeMode } from './results.js';
+
+export interface ExistingExecution {
+  id: string;
+  caseId: string;
+  key?: string;
+  result: ExecutionResult;
+}
+
+export interface Desired {
+  caseId: string;
+  result: ExecutionResult;
+}
+
+export type PlanItem =
+  | { kind: 'create'; caseId: string; result: ExecutionResult }
+  | { kind: 'update'; caseId: string; execution: ExistingExecution; result: ExecutionResult }
+  | { kind: 'unchanged'; caseId: string; execution: ExistingExecution };
+
+export interface Plan {
+  items: PlanItem[];
+  /** Executions in the cycle that no report entry touches (they count in the cycle's totals). */
+  untouched: ExistingExecution[];
+  duplicates: { caseId: string; kept: string; ignored: string[] }[];
+}
+
+/** One read of the cycle's executions: related route, cursor mode, only the fields needed. */
+export async function readExecutions(
+  client: ServiceClient,
+  cycleId: string,
+): Promise<ExistingExecution[]> {
+  const out: ExistingExecution[] = [];
+  for await (const r of client.iterate<'test_case_executions'>(
+    `/test_cycles/${encodeURIComponent(cycleId)}/testCaseExecutions`,
+    {
+      fields: { test_case_executions: ['testCaseId', 'result', 'testCaseExecutionKey'] },
+    },
+  )) {
+    out.push(toExisting(r));
+  }
+  return out;
+}
+
+function toExisting(r: Resource<'test_case_executions'>): ExistingExecution {
+  return {
+    id: r.id,
+    caseId: String(r.attributes.testCaseId),
+    key: r.attributes.testCaseExecutionKey as string | undefined,
+    result: (r.attributes.result as ExecutionResult | undefined) ?? 'NOT_EXECUTED',
+  };
+}
+
+const byKey = new Intl.Collator('en', { numeric: true });
+
+export function makePlan(
+  existing: ExistingExecution[],
+  desired: Desired[],
+  merge: MergeMode,
+): Plan {
+  const byCase = new Map<string, ExistingExecution[]>();
+  for (const e of existing) byCase.set(e.caseId, [...(byCase.get(e.caseId) ?? []), e]);
+  const duplicates: Plan['duplicates'] = [];
+  const chosen = new Map<string, ExistingExecution>();
+  for (const [caseId, list] of byCase) {
+    // Two executions of one case in the cycle: use the lowest key, deterministically, and say so.
+    const sorted = [...list].sort((a, b) => byKey.compare(a.key ?? a.id, b.key ?? b.id));
+    chosen.set(caseId, sorted[0]!);
+    if (sorted.length > 1)
+      duplicates.push({
+        caseId,
+        kept: sorted[0]!.key ?? sorted[0]!.id,
+        ignored: sorted.slice(1).map((e) => e.key ?? e.id),
+      });
+  }
+  const touched = new Set<string>();
+  const items: PlanItem[] = desired.map((d) => {
+    touched.add(d.caseId);
+    const execution = chosen.get(d.caseId);
+    if (!execution) return { kind: 'create', caseId: d.caseId, result: d.result };
+    const target = mergeWithServer(execution.result, d.result, merge);
+    return target === execution.result
+      ? { kind: 'unchanged', caseId: d.caseId, execution }
+      : { kind: 'update', caseId: d.caseId, execution, result: target };
+  });
+  const untouched = [...chosen.values()].filter((e) => !touched.has(e.caseId));
+  return { items, untouched, duplicates };
+}
+
+/** Requests a plan costs (writes and the reads they need), for --dry-run. */
+export function planCost(plan: Plan): number {
+  let n = 0;
+  for (const item of plan.items) {
+    if (item.kind === 'create') n += item.result === 'NOT_EXECUTED' ? 1 : 2;
+    else if (item.kind === 'update') n += 2;
+  }
+  return n;
+}
+
+export interface WriteOutcome {
+  caseId: string;
+  executionId: string;
+  result: ExecutionResult;
+  created: boolean;
+  written: boolean;
+}
+
+export async function writePlan(
+  client: ServiceClient,
+  plan: Plan,
+  context: {
+    projectId: string;
+    cycleId: string;
+    merge: MergeMode;
+    concurrency: number;
+    onDone: (outcome: WriteOutcome) => void;
+  },
+): Promise<void> {
+  const work = plan.items.filter((i) => i.kind !== 'unchanged');
+  await forEachPooled(work, Math.max(1, context.concurrency * 2), async (item) => {
+    const outcome =
+      item.kind === 'create'
+        ? await createExecution(client, item.caseId, item.result, context)
+        : await updateExecution(client, item.execution, item.result, context.merge);
+    context.onDone(outcome);
+  });
+}
+
+async function createExecution(
+  client: ServiceClient,
+  caseId: string,
+  result: ExecutionResult,
+  context: { projectId: string; cycleId: string; merge: MergeMode },
+): Promise<WriteOutcome> {
+  const { value, created } = await createOrFind<Resource<'test_case_executions'>>(
+    () =>
+      client.create('test_case_executions', {
+        projectId: context.projectId,
+        testCaseId: caseId,
+        testCycleId: context.cycleId,
+      }),
+    // Another publisher created it (409), or our POST landed but its answer was lost.
+    async () =>
+      (
+        await client.page<'test_case_executions'>('/test_case_executions', {
+          filter: f.and(f.eq('testCycleId', context.cycleId), f.eq('testCaseId', caseId)),
+          pageSize: 1,
+        })
+      ).data[0],
+  );
+  if (!created) {
+    const outcome = await updateExecution(
+      client,
+      toExisting(value),
+      result,
+      context.merge,
+      value.etag ? value : undefined,
+    );
+    return { ...outcome, created: false };
+  }
+  if (result === 'NOT_EXECUTED')
+    return { caseId, executionId: value.id, result, created: true, written: true };
+  const outcome = await updateExecution(client, toExisting(value), result, 'latest', value);
+  return { ...outcome, created: true };
+}
+
+async function updateExecution(
+  client: ServiceClient,
+  execution: ExistingExecution,
+  result: ExecutionResult,
+  merge: MergeMode,
+  current?: Resource<'test_case_executions'>,
+): Promise<WriteOutcome> {
+  // 412: re-read, re-merge against what is there now, retry (bounded) -- updateWithRetry.
+  const out = await updateWithRetry(client, 'test_case_executions', execution.id, {
+    current,
+    change: (now) => {
+      const there = (now.attributes.result as ExecutionResult | undefined) ?? 'NOT_EXECUTED';
+      const target = mergeWithServer(there, result, merge);
+      return target === there ? null : { result: target };
+    },
+  });
+  return {
+    caseId: execution.caseId,
+    executionId: execution.id,
+    result: (out.resource.attributes.result as ExecutionResult | undefined) ?? result,
+    created: false,
+    written: out.written,
+  };
+}
