@@ -1,23 +1,30 @@
 /**
- * The GitHub adapter: inputs, outputs, logs. Only this folder imports @actions/*; the work lives
- * in src/api and src/publish.
+ * The GitHub adapter: inputs, outputs, job summary, annotations, check run. Only this folder
+ * imports @actions/*; the work lives in src/publish, src/api and src/reports.
  */
 import * as core from '@actions/core';
-import { ServiceClient } from '../api/client.js';
-import { messageOf } from '../api/errors.js';
-import { Redactor, createLogger } from '../api/redact.js';
+import { type Resource, ServiceClient } from '../api/client.js';
+import { ConfigError, messageOf, TestcycleError } from '../api/errors.js';
+import { createLogger, Redactor } from '../api/redact.js';
+import {
+  choice,
+  closeCycle,
+  createCycle,
+  cycleSettings,
+  gateCycle,
+  gateSettings,
+  jsonSetting,
+  publish,
+  publishSettings,
+  renderSummary,
+  type PublishResult,
+} from '../publish/index.js';
+import { DEFAULT_MAX_BYTES, readReports, type ParsedReport } from '../reports/index.js';
+import { boolInput, inputSource, integerInput, reportPatterns } from './inputs.js';
+import { annotate, createCheckRun, setOutputs } from './outputs.js';
 
-const MODES = ['check', 'publish', 'gate', 'create-cycle', 'close-cycle'] as const;
-const AVAILABLE = new Set(['check']);
-
-function integerInput(name: string, fallback: number): number {
-  const raw = core.getInput(name);
-  if (!raw) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1)
-    throw new Error(`Input ${name}: "${raw}" is not a whole number of at least 1.`);
-  return n;
-}
+const MODES = ['publish', 'gate', 'create-cycle', 'close-cycle'] as const;
+type Mode = (typeof MODES)[number];
 
 export async function run(): Promise<void> {
   const redactor = new Redactor();
@@ -25,44 +32,118 @@ export async function run(): Promise<void> {
     const token = core.getInput('token', { required: true });
     core.setSecret(token);
     redactor.add(token);
-    const mode = core.getInput('mode') || 'check';
-    if (!(MODES as readonly string[]).includes(mode)) {
-      throw new Error(`Input mode: "${mode}" is not one of ${MODES.join(', ')}.`);
-    }
-    if (!AVAILABLE.has(mode)) {
-      throw new Error(
-        `Input mode: "${mode}" is not available in this version of testcycle yet; use mode: check.`,
-      );
-    }
+    const githubToken = core.getInput('github-token');
+    if (githubToken) core.setSecret(githubToken);
+    const mode = (core.getInput('mode') || 'publish') as Mode;
+    if (!MODES.includes(mode))
+      throw new ConfigError('input mode', `"${mode}" is not one of ${MODES.join(', ')}.`);
     const logger = createLogger(
       (level, message) =>
         ({ debug: core.debug, info: core.info, warn: core.warning, error: core.error })[level](
           message,
         ),
       redactor,
-      core.getBooleanInput('verbose') ? 'debug' : 'info',
+      boolInput('verbose') ? 'debug' : 'info',
     );
+    // Reports first: a missing or broken report fails before any request.
+    let reports: ParsedReport[] = [];
+    let settings;
+    if (mode === 'publish') {
+      settings = publishSettings(inputSource, process.env);
+      const patterns = reportPatterns();
+      if (patterns.length === 0)
+        throw new ConfigError(
+          'input reports',
+          'is required in mode publish: globs of report files, one per line.',
+        );
+      reports = await readReports(patterns, {
+        format: settings.format,
+        maxBytes: integerInput('max-report-bytes', DEFAULT_MAX_BYTES),
+      });
+    }
     const client = new ServiceClient({
       baseUrl: core.getInput('base-url', { required: true }),
       token,
       rateLimit: core.getInput('rate-limit') || '100/1m',
       concurrency: integerInput('concurrency', 4),
-      timeoutMs: integerInput('timeout-ms', 30_000),
+      timeoutMs: integerInput('timeout-ms', 30_000, 100),
       redactor,
       logger,
+      userAgent: 'testcycle-action',
     });
     try {
-      const project = await client.project();
-      core.setOutput('project-id', project.id);
-      core.setOutput('project-name', String(project.attributes.name ?? ''));
-      core.info(
-        `${client.baseUrl.href} reaches Space ${String(project.attributes.name ?? project.id)}`,
-      );
-    } finally {
+      let result: PublishResult | undefined;
+      if (mode === 'publish') {
+        result = await publish(client, {
+          ...settings!,
+          reports,
+          logger,
+          progress: (line) => core.info(line),
+        });
+      } else if (mode === 'gate') {
+        result = await gateCycle(
+          client,
+          cycleSettings(inputSource, process.env),
+          gateSettings(inputSource),
+          inputSource.label,
+        );
+      } else if (mode === 'create-cycle') {
+        const { name } = cycleSettings(inputSource, process.env);
+        if (!name) throw new ConfigError('input cycle-name', 'is required in mode create-cycle.');
+        const made = await createCycle(client, {
+          name,
+          status: choice(inputSource, 'cycle-status', ['ACTIVE', 'DRAFT'] as const, 'ACTIVE'),
+          customFields: jsonSetting(inputSource, 'cycle-custom-fields'),
+          populate: inputSource.string('populate'),
+          logger,
+        });
+        cycleOutputs(made.cycle);
+        if (made.populated) {
+          core.setOutput('populated', String(made.populated.created));
+          core.info(
+            `${made.populated.created} NOT_EXECUTED executions added for ${made.populated.matched} matching test cases`,
+          );
+        }
+      } else {
+        cycleOutputs(
+          await closeCycle(client, cycleSettings(inputSource, process.env), inputSource.label),
+        );
+      }
       core.setOutput('requests', String(client.stats.total));
+      if (result) await report(result, reports, githubToken);
+    } finally {
       await client.close();
     }
   } catch (error) {
-    core.setFailed(redactor.redact(messageOf(error)));
+    const prefix = error instanceof TestcycleError ? '' : 'unexpected error: ';
+    core.setFailed(redactor.redact(prefix + messageOf(error)));
   }
+}
+
+async function report(
+  result: PublishResult,
+  reports: ParsedReport[],
+  githubToken: string,
+): Promise<void> {
+  setOutputs(result);
+  const summary = renderSummary(result, reports, {
+    linkTemplate: core.getInput('link-template') || undefined,
+  });
+  if (boolInput('job-summary') ?? true) await core.summary.addRaw(summary).write();
+  if (boolInput('annotations') ?? true) annotate(reports);
+  const checkName = core.getInput('check-name');
+  if (checkName) {
+    if (!githubToken)
+      core.notice('check-name is set but github-token is empty: no check run was created.');
+    else await createCheckRun(githubToken, checkName, result, summary, reports);
+  }
+  if (!result.gate.passed)
+    core.setFailed(`testcycle gate failed: ${result.gate.reasons.join('; ')}`);
+}
+
+function cycleOutputs(cycle: Resource<'test_cycles'>): void {
+  core.setOutput('cycle-id', cycle.id);
+  core.setOutput('cycle-key', String(cycle.attributes.testCycleKey ?? ''));
+  core.setOutput('cycle-name', String(cycle.attributes.name ?? ''));
+  core.setOutput('cycle-status', String(cycle.attributes.status ?? ''));
 }

@@ -3,19 +3,18 @@ import { writeFile } from 'node:fs/promises';
 import { ServiceClient } from '../api/client.js';
 import { ConfigError } from '../api/errors.js';
 import {
-  cycleCounts,
+  choice,
+  ciContext,
+  closeCycle,
+  createCycle,
   cycleSettings,
-  findCycle,
+  gateCycle,
   gateSettings,
-  hasThresholds,
-  passRate,
-  populateCycle,
+  jsonSetting,
   publish,
   publishSettings,
+  renderCycleName,
   renderSummary,
-  resolveCycle,
-  setCycleStatus,
-  verdict,
   type PublishResult,
   type SettingSource,
 } from '../publish/index.js';
@@ -139,38 +138,14 @@ export async function runPublishCommand(ctx: CommandContext): Promise<number> {
 
 export async function runGateCommand(ctx: CommandContext): Promise<number> {
   const src = source(ctx.values);
-  const target = cycleSettings(src, ctx.io.env);
-  const gate = gateSettings(src);
   const client = clientFor(ctx);
   try {
-    const cycle = await findCycle(client, target);
-    if (!cycle)
-      throw new ConfigError(
-        target.key ? '--cycle-key' : '--cycle-name',
-        `no test cycle ${target.key ?? `"${target.name}"`} in this Space.`,
-      );
-    const counts = await cycleCounts(client, cycle.id, gate.filter);
-    const v = hasThresholds(gate) ? verdict(counts, gate) : { passed: true, reasons: [] };
-    const result: PublishResult = {
-      cycle: {
-        id: cycle.id,
-        key: (cycle.attributes.testCycleKey as string) ?? null,
-        name: String(cycle.attributes.name ?? ''),
-        status: String(cycle.attributes.status ?? ''),
-      },
-      counts,
-      passRate: passRate(counts, gate.basis),
-      gate: { ...v, evaluated: true },
-      writes: { created: 0, updated: 0, unchanged: 0, casesCreated: 0 },
-      unmatched: [],
-      requests: {
-        total: client.stats.total,
-        byMethod: { ...client.stats.byMethod },
-        retried: client.stats.retried,
-        rateLimited: client.stats.rateLimited,
-      },
-      warnings: [],
-    };
+    const result = await gateCycle(
+      client,
+      cycleSettings(src, ctx.io.env),
+      gateSettings(src),
+      src.label,
+    );
     return await finish(
       ctx,
       result,
@@ -236,66 +211,33 @@ function humanResult(r: PublishResult): string {
 export async function runCycleCreateCommand(ctx: CommandContext): Promise<number> {
   const { values, io } = ctx;
   const src = source(values);
-  const name = src.string('name');
-  if (!name) throw new ConfigError('--name', 'is required, e.g. --name "Nightly {date}".');
-  const { name: rendered } = cycleSettings(
-    {
-      ...src,
-      string: (n) => (n === 'cycle-name' ? name : undefined),
-      label: (n) => (n === 'cycle-name' ? '--name' : `--${n}`),
-    },
-    io.env,
-  );
-  const status = src.string('status') ?? 'ACTIVE';
-  if (status !== 'ACTIVE' && status !== 'DRAFT')
-    throw new ConfigError('--status', `"${status}" is not one of ACTIVE, DRAFT.`);
-  let customFields: Record<string, unknown> | undefined;
-  if (src.string('custom-fields')) {
-    try {
-      customFields = JSON.parse(src.string('custom-fields')!) as Record<string, unknown>;
-    } catch {
-      throw new ConfigError('--custom-fields', 'must be a JSON object, e.g. {"build":"1.2.3"}.');
-    }
-  }
+  const template = src.string('name');
+  if (!template) throw new ConfigError('--name', 'is required, e.g. --name "Nightly {date}".');
+  const name = renderCycleName(template, ciContext(io.env), '--name');
+  const status = choice(src, 'status', ['ACTIVE', 'DRAFT'] as const, 'ACTIVE');
+  const customFields = jsonSetting(src, 'custom-fields');
   const client = clientFor(ctx);
   try {
-    const project = await client.project();
-    const cycle = await resolveCycle(client, project.id, {
-      name: rendered,
-      create: true,
-      reopenDone: false,
+    const made = await createCycle(client, {
+      name,
+      status,
       customFields,
-      createStatus: status,
-      dryRun: false,
+      populate: src.string('populate'),
       logger: ctx.logger,
-      needActive: false,
     });
-    const populate = src.string('populate');
-    const populated = populate
-      ? await populateCycle(client, project.id, cycle!, populate, client.scheduler.concurrency)
-      : undefined;
+    const a = made.cycle.attributes;
     const out = {
-      cycle: {
-        id: cycle!.resource.id,
-        key: cycle!.resource.attributes.testCycleKey ?? null,
-        name: cycle!.resource.attributes.name,
-        status: cycle!.resource.attributes.status,
-      },
-      created: cycle!.created,
-      ...(populated ? { populated } : {}),
-      requests: {
-        total: client.stats.total,
-        byMethod: { ...client.stats.byMethod },
-        retried: client.stats.retried,
-        rateLimited: client.stats.rateLimited,
-      },
+      cycle: { id: made.cycle.id, key: a.testCycleKey ?? null, name: a.name, status: a.status },
+      created: made.created,
+      ...(made.populated ? { populated: made.populated } : {}),
+      requests: requestsOf(client),
     };
     if (values.json) io.stdout(JSON.stringify(out));
     else {
       io.stdout(
-        `${out.created ? 'created' : 'found'} cycle ${out.cycle.key} "${out.cycle.name}" (${out.cycle.status})` +
-          (populated
-            ? `; ${populated.created} NOT_EXECUTED executions added for ${populated.matched} matching test cases`
+        `${made.created ? 'created' : 'found'} cycle ${a.testCycleKey} "${a.name}" (${a.status})` +
+          (made.populated
+            ? `; ${made.populated.created} NOT_EXECUTED executions added for ${made.populated.matched} matching test cases`
             : ''),
       );
     }
@@ -306,30 +248,30 @@ export async function runCycleCreateCommand(ctx: CommandContext): Promise<number
 }
 
 export async function runCycleCloseCommand(ctx: CommandContext): Promise<number> {
-  const target = cycleSettings(source(ctx.values), ctx.io.env);
+  const src = source(ctx.values);
   const client = clientFor(ctx);
   try {
-    const cycle = await findCycle(client, target);
-    if (!cycle)
-      throw new ConfigError(
-        target.key ? '--cycle-key' : '--cycle-name',
-        `no test cycle ${target.key ?? `"${target.name}"`} in this Space.`,
-      );
-    const closed = await setCycleStatus(client, cycle, 'DONE');
+    const closed = await closeCycle(client, cycleSettings(src, ctx.io.env), src.label);
+    const a = closed.attributes;
     const out = {
-      cycle: {
-        id: closed.id,
-        key: closed.attributes.testCycleKey ?? null,
-        name: closed.attributes.name,
-        status: closed.attributes.status,
-      },
-      requests: { total: client.stats.total },
+      cycle: { id: closed.id, key: a.testCycleKey ?? null, name: a.name, status: a.status },
+      requests: requestsOf(client),
     };
     ctx.io.stdout(
-      ctx.values.json ? JSON.stringify(out) : `cycle ${out.cycle.key} "${out.cycle.name}" is DONE`,
+      ctx.values.json ? JSON.stringify(out) : `cycle ${a.testCycleKey} "${a.name}" is DONE`,
     );
     return 0;
   } finally {
     await client.close();
   }
+}
+
+function requestsOf(client: ServiceClient) {
+  const s = client.stats;
+  return {
+    total: s.total,
+    byMethod: { ...s.byMethod },
+    retried: s.retried,
+    rateLimited: s.rateLimited,
+  };
 }

@@ -30,7 +30,10 @@ export {
   publishSettings,
   gateSettings,
   cycleSettings,
+  jsonSetting,
+  choice,
   type SettingSource,
   type PublishSettings,
 } from './settings.js';
 export { renderSummary, escapeHtml, MAX_SUMMARY_BYTES } from './summary.js';
+export { gateCycle, createCycle, closeCycle, type CreateCycleResult } from './commands.js';

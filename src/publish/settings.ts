@@ -22,7 +22,7 @@ export interface SettingSource {
   label(name: string): string;
 }
 
-function choice<T extends string>(
+export function choice<T extends string>(
   src: SettingSource,
   name: string,
   choices: readonly T[],
@@ -58,7 +58,7 @@ function number(
   return n;
 }
 
-function json(src: SettingSource, name: string): Record<string, unknown> | undefined {
+export function jsonSetting(src: SettingSource, name: string): Record<string, unknown> | undefined {
   const v = src.string(name);
   if (v === undefined) return undefined;
   try {
@@ -127,7 +127,7 @@ export function publishSettings(
       create: src.bool('create-cycle') ?? !(src.bool('no-create-cycle') ?? false),
       reopenDone: src.bool('reopen-done-cycle') ?? false,
       close: src.bool('close-cycle') ?? false,
-      customFields: json(src, 'cycle-custom-fields'),
+      customFields: jsonSetting(src, 'cycle-custom-fields'),
     },
     match: {
       keyPattern: keyPattern(src.string('key-pattern'), src.label('key-pattern')),

@@ -15,8 +15,12 @@ export interface SummaryOptions {
 
 export const MAX_SUMMARY_BYTES = 1024 * 1024 - 1024;
 
+/** Report text inside Markdown table cells: HTML-escaped, Markdown syntax neutralised, one line. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"'|`\\[\]*_]/g, (c) => `&#${c.charCodeAt(0)};`).replace(/\r?\n/g, ' ');
+  return text
+    .replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+    .replace(/[\\|`[\]*]/g, (c) => `\\${c}`)
+    .replace(/\r?\n/g, ' ');
 }
 
 export function renderSummary(

@@ -1,0 +1,123 @@
+/** The publish result flattened to kebab-case outputs (DESIGN.md), annotations and the check run. */
+import * as core from '@actions/core';
+import * as github from '@actions/github';
+import type { PublishResult } from '../publish/index.js';
+import type { ParsedReport, TestResult } from '../reports/model.js';
+
+export function setOutputs(result: PublishResult): void {
+  const out: Record<string, string | number | null> = {
+    'cycle-id': result.cycle.id,
+    'cycle-key': result.cycle.key,
+    'cycle-name': result.cycle.name,
+    'cycle-status': result.cycle.status,
+    passed: result.counts.passed,
+    failed: result.counts.failed,
+    blocked: result.counts.blocked,
+    skipped: result.counts.skipped,
+    'not-executed': result.counts.notExecuted,
+    'in-progress': result.counts.inProgress,
+    total: result.counts.total,
+    'pass-rate': result.passRate,
+    gate: result.gate.passed ? 'passed' : 'failed',
+    'gate-reasons': result.gate.reasons.join('\n'),
+    created: result.writes.created,
+    updated: result.writes.updated,
+    unchanged: result.writes.unchanged,
+    'cases-created': result.writes.casesCreated,
+    unmatched: result.unmatched.length,
+    requests: result.requests.total,
+    'requests-retried': result.requests.retried,
+    'rate-limited': result.requests.rateLimited,
+  };
+  for (const [name, value] of Object.entries(out))
+    core.setOutput(name, value === null ? '' : String(value));
+}
+
+export const MAX_STEP_ANNOTATIONS = 10;
+
+function failures(reports: ParsedReport[]): { test: TestResult; file: string }[] {
+  return reports.flatMap((r) =>
+    r.tests
+      .filter((t) => t.outcome === 'failed' || t.outcome === 'error')
+      .map((test) => ({ test, file: r.file })),
+  );
+}
+
+/** Error annotations for failed tests: at most 10 per step (GitHub's limit), the rest counted. */
+export function annotate(reports: ParsedReport[]): void {
+  const failed = failures(reports);
+  for (const { test, file } of failed.slice(0, MAX_STEP_ANNOTATIONS)) {
+    core.error((test.message ?? 'failed').slice(0, 4000), {
+      title: (test.classname ? `${test.classname} > ${test.name}` : test.name).slice(0, 255),
+      file: test.file ?? file,
+      startLine: test.line,
+    });
+  }
+  if (failed.length > MAX_STEP_ANNOTATIONS)
+    core.notice(
+      `${failed.length - MAX_STEP_ANNOTATIONS} more failed tests are not annotated (GitHub shows at most ${MAX_STEP_ANNOTATIONS} per step); see the job summary.`,
+    );
+}
+
+const MAX_CHECK_SUMMARY = 65_535;
+const ANNOTATIONS_PER_REQUEST = 50;
+
+/** A check run on the PR head (or the pushed commit); without permission (fork PRs) a notice. */
+export async function createCheckRun(
+  token: string,
+  name: string,
+  result: PublishResult,
+  summary: string,
+  reports: ParsedReport[],
+): Promise<void> {
+  const ctx = github.context;
+  const pr = ctx.payload.pull_request as { head?: { sha?: string } } | undefined;
+  const headSha = pr?.head?.sha ?? ctx.sha;
+  const octokit = github.getOctokit(token);
+  const annotations = failures(reports).map(({ test, file }) => ({
+    path: test.file ?? file,
+    start_line: test.line ?? 1,
+    end_line: test.line ?? 1,
+    annotation_level: 'failure' as const,
+    title: (test.classname ? `${test.classname} > ${test.name}` : test.name).slice(0, 255),
+    message: (test.message ?? 'failed').slice(0, 64_000),
+  }));
+  const conclusion = result.gate.passed ? 'success' : 'failure';
+  const title = result.gate.evaluated
+    ? `${result.gate.passed ? 'Gate passed' : 'Gate failed'}: pass rate ${result.passRate ?? 'n/a'}%`
+    : `Published ${result.counts.total} results`;
+  const text =
+    summary.length > MAX_CHECK_SUMMARY
+      ? `${summary.slice(0, MAX_CHECK_SUMMARY - 100)}\n\n_… cut to fit the check run's limit._`
+      : summary;
+  try {
+    const { data } = await octokit.rest.checks.create({
+      ...ctx.repo,
+      name,
+      head_sha: headSha,
+      status: 'completed',
+      conclusion,
+      output: { title, summary: text, annotations: annotations.slice(0, ANNOTATIONS_PER_REQUEST) },
+    });
+    for (let i = ANNOTATIONS_PER_REQUEST; i < annotations.length; i += ANNOTATIONS_PER_REQUEST) {
+      await octokit.rest.checks.update({
+        ...ctx.repo,
+        check_run_id: data.id,
+        output: {
+          title,
+          summary: text,
+          annotations: annotations.slice(i, i + ANNOTATIONS_PER_REQUEST),
+        },
+      });
+    }
+  } catch (error) {
+    const status = (error as { status?: number }).status;
+    if (status === 403 || status === 404) {
+      core.notice(
+        `No check run "${name}": the token may not write checks (fork PRs get a read-only token; see the workflow_run recipe in the README). The job summary has the results.`,
+      );
+      return;
+    }
+    core.warning(`Could not create the check run "${name}": ${(error as Error).message}`);
+  }
+}

@@ -1,0 +1,101 @@
+/** The other jobs of DESIGN.md besides publish, shared by the CLI and the action. */
+import type { Resource, ServiceClient } from '../api/client.js';
+import { ConfigError } from '../api/errors.js';
+import type { Logger } from '../api/redact.js';
+import type { CycleStatus } from '../schema/resources.js';
+import { type CycleOptions, findCycle, resolveCycle, setCycleStatus } from './cycle.js';
+import { cycleCounts, type GateOptions, hasThresholds, passRate, verdict } from './gate.js';
+import { populateCycle } from './populate.js';
+import type { PublishResult } from './publish.js';
+
+type Target = Pick<CycleOptions, 'key' | 'name'>;
+
+async function mustFind(
+  client: ServiceClient,
+  target: Target,
+  label: (name: string) => string,
+): Promise<Resource<'test_cycles'>> {
+  const cycle = await findCycle(client, target);
+  if (!cycle)
+    throw new ConfigError(
+      label(target.key ? 'cycle-key' : 'cycle-name'),
+      `no test cycle ${target.key ?? `"${target.name}"`} in this Space.`,
+    );
+  return cycle;
+}
+
+/** `gate`: one aggregate over the whole cycle, then thresholds (result in the publish shape). */
+export async function gateCycle(
+  client: ServiceClient,
+  target: Target,
+  gate: GateOptions,
+  label: (name: string) => string,
+): Promise<PublishResult> {
+  const cycle = await mustFind(client, target, label);
+  const counts = await cycleCounts(client, cycle.id, gate.filter);
+  const v = hasThresholds(gate) ? verdict(counts, gate) : { passed: true, reasons: [] };
+  const s = client.stats;
+  return {
+    cycle: {
+      id: cycle.id,
+      key: (cycle.attributes.testCycleKey as string | undefined) ?? null,
+      name: String(cycle.attributes.name ?? ''),
+      status: String(cycle.attributes.status ?? ''),
+    },
+    counts,
+    passRate: passRate(counts, gate.basis),
+    gate: { ...v, evaluated: true },
+    writes: { created: 0, updated: 0, unchanged: 0, casesCreated: 0 },
+    unmatched: [],
+    requests: {
+      total: s.total,
+      byMethod: { ...s.byMethod },
+      retried: s.retried,
+      rateLimited: s.rateLimited,
+    },
+    warnings: [],
+  };
+}
+
+export interface CreateCycleResult {
+  cycle: Resource<'test_cycles'>;
+  created: boolean;
+  populated?: { created: number; matched: number };
+}
+
+/** `cycle create`: find or create by name, optionally pre-populated with NOT_EXECUTED executions. */
+export async function createCycle(
+  client: ServiceClient,
+  options: {
+    name: string;
+    status: CycleStatus;
+    customFields?: Record<string, unknown>;
+    populate?: string;
+    logger: Logger;
+  },
+): Promise<CreateCycleResult> {
+  const project = await client.project();
+  const cycle = (await resolveCycle(client, project.id, {
+    name: options.name,
+    create: true,
+    reopenDone: false,
+    customFields: options.customFields,
+    createStatus: options.status,
+    dryRun: false,
+    logger: options.logger,
+    needActive: false,
+  }))!;
+  const populated = options.populate
+    ? await populateCycle(client, project.id, cycle, options.populate, client.scheduler.concurrency)
+    : undefined;
+  return { cycle: cycle.resource, created: cycle.created, ...(populated ? { populated } : {}) };
+}
+
+/** `cycle close`: DONE. */
+export async function closeCycle(
+  client: ServiceClient,
+  target: Target,
+  label: (name: string) => string,
+): Promise<Resource<'test_cycles'>> {
+  return setCycleStatus(client, await mustFind(client, target, label), 'DONE');
+}
