@@ -183,7 +183,7 @@ describe('matching and merging', () => {
     expect(state.get('Suite.test2')).toEqual(['PASSED']);
     expect(result.unmatched).toEqual([
       {
-        test: 'Other > DEMO-T99 missing',
+        test: 'Other › DEMO-T99 missing',
         file: 'report.xml',
         reason: 'test case DEMO-T99 not found',
       },

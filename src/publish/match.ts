@@ -198,7 +198,7 @@ export async function matchTests(
 }
 
 export function display(test: TestResult): string {
-  return test.classname ? `${test.classname} > ${test.name}` : test.name;
+  return test.classname ? `${test.classname} › ${test.name}` : test.name;
 }
 
 export async function nextRank(

@@ -169,7 +169,13 @@ export async function publish(
     if (!options.progress || total === 0) return;
     const now = Date.now();
     const pct = Math.floor((done / total) * 20);
-    if (!force && now - lastLine < (options.progressIntervalMs ?? 10_000) && pct === lastPct)
+    // A line every ~10 s, or at each 5% step (at most one a second, so small runs stay quiet).
+    const interval = options.progressIntervalMs ?? 10_000;
+    if (
+      !force &&
+      now - lastLine < interval &&
+      (pct === lastPct || now - lastLine < Math.min(1000, interval))
+    )
       return;
     lastLine = now;
     lastPct = pct;

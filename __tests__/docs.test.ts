@@ -1,0 +1,84 @@
+/**
+ * The README and the example workflows against the contract: the reference is generated from
+ * action.yml, every workflow snippet parses and uses only inputs action.yml defines.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import yaml from 'js-yaml';
+// @ts-expect-error: a plain .mjs script, no types
+import { withReference } from '../scripts/readme-reference.mjs';
+
+const readme = readFileSync('README.md', 'utf8');
+const actionYml = readFileSync('action.yml', 'utf8');
+const action = yaml.load(actionYml) as {
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+};
+
+type Step = { uses?: string; with?: Record<string, unknown> };
+function actionSteps(doc: unknown): Step[] {
+  const out: Step[] = [];
+  const walk = (node: unknown) => {
+    if (Array.isArray(node)) node.forEach(walk);
+    else if (node && typeof node === 'object') {
+      const step = node as Step;
+      if (typeof step.uses === 'string' && (step.uses.includes('testcycle') || step.uses === './'))
+        out.push(step);
+      Object.values(node).forEach(walk);
+    }
+  };
+  walk(doc);
+  return out;
+}
+
+describe('README', () => {
+  test('the inputs/outputs reference is generated from action.yml (run node scripts/readme-reference.mjs)', async () => {
+    expect(await withReference(readme, actionYml)).toBe(readme);
+  });
+
+  const snippets = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  test.each(snippets.map((s, i) => [i, s] as const))(
+    'yaml snippet %i parses and uses only defined inputs',
+    (_i, snippet) => {
+      const doc = yaml.load(snippet);
+      for (const step of actionSteps(doc)) {
+        for (const input of Object.keys(step.with ?? {}))
+          expect(Object.keys(action.inputs)).toContain(input);
+      }
+    },
+  );
+
+  test('the quick start is exactly the two commands', () => {
+    expect(readme).toContain('npm ci && npm run demo');
+    expect(readme).toContain('npm ci && npm test');
+  });
+});
+
+describe('workflows', () => {
+  const files = readdirSync('.github/workflows').filter((f) => f.endsWith('.yml'));
+  test.each(files)('%s parses and uses only defined inputs', (file) => {
+    const doc = yaml.load(readFileSync(`.github/workflows/${file}`, 'utf8'));
+    for (const step of actionSteps(doc)) {
+      for (const input of Object.keys(step.with ?? {}))
+        expect(Object.keys(action.inputs)).toContain(input);
+    }
+  });
+
+  test('every output the action sets is declared in action.yml', () => {
+    const sources = ['src/action/outputs.ts', 'src/action/main.ts']
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
+    const set = new Set(
+      [...sources.matchAll(/'([a-z-]+)':\s|setOutput\('([a-z-]+)'/g)].map((m) => m[1] ?? m[2]!),
+    );
+    const outputs = [
+      ...readFileSync('src/action/outputs.ts', 'utf8').matchAll(
+        /^\s+'?([a-z-]+)'?: (?:result|null)/gm,
+      ),
+    ].map((m) => m[1]!);
+    for (const name of [
+      ...outputs,
+      ...[...set].filter((n) => /^(cycle-|populated|requests)/.test(n)),
+    ])
+      expect(Object.keys(action.outputs)).toContain(name);
+  });
+});

@@ -1,0 +1,25 @@
+/** `npm run demo` works as the README says: the built demo script, start to finish, offline. */
+import { execFile } from 'node:child_process';
+
+test('the demo publishes the examples, gates, prints the summary and the requests, and stops', async () => {
+  const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      ['scripts/demo.mjs'],
+      { env: { PATH: process.env.PATH }, timeout: 60_000 },
+      (error, out) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout: out }),
+    );
+  });
+  expect(code).toBe(0);
+  expect(stdout).toContain('dry run: nothing written; about 34 more requests planned');
+  expect(stdout).toMatch(
+    /results: 12 passed, 2 failed, 0 blocked, 2 skipped, 0 not executed \(16 total\), pass rate 85\.71%/,
+  );
+  expect(stdout).toContain('"writes":{"created":0,"updated":0,"unchanged":16,"casesCreated":0}');
+  expect(stdout).toContain('## testcycle: ✅ Gate passed');
+  expect(stdout).toMatch(/Unmatched tests \(1\)/);
+  expect(stdout).toMatch(/\d+ in all: .*; 0 answered 429/);
+  expect(stdout).toContain(
+    'Demo finished: the publish gate passed (exit 0), the checkout gate failed (exit 1).',
+  );
+});

@@ -1,0 +1,91 @@
+// `npm run demo`: the main job on the embedded emulator, start to finish, offline.
+// Starts the emulator in-process with examples/seed.json, then runs the real CLI commands against
+// it (parse, a dry run, publish with a gate, gate) and stops. Uses the built library (lib/).
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../lib/cli/main.js';
+import { loadSeedFile, startEmulator } from '../lib/emulator/index.js';
+
+const bold = (s) => (process.stdout.isTTY ? `\x1b[1m${s}\x1b[22m` : s);
+const dim = (s) => (process.stdout.isTTY ? `\x1b[2m${s}\x1b[22m` : s);
+
+const seed = loadSeedFile('examples/seed.json');
+const emulator = await startEmulator({ seed }); // the service's own limit: 100 requests per minute
+const token = seed.tokens.find((t) => t.role === 'read-write').token;
+const env = { ...process.env, TESTCYCLE_BASE_URL: emulator.url, TESTCYCLE_TOKEN: token };
+const out = mkdtempSync(join(tmpdir(), 'testcycle-demo-'));
+const summaryFile = join(out, 'summary.md');
+
+console.log(
+  bold('testcycle demo') +
+    dim(
+      ` — emulator of the service listening on ${emulator.url} (Space "${seed.project.name}", ${seed.testCases.length} test cases)`,
+    ),
+);
+console.log(
+  dim('The same commands work against your service: set TESTCYCLE_BASE_URL and TESTCYCLE_TOKEN.\n'),
+);
+
+async function step(title, args) {
+  console.log(bold(`\n▶ ${title}`));
+  console.log(
+    dim(`$ testcycle ${args.map((a) => (/[\s*{}">]/.test(a) ? `'${a}'` : a)).join(' ')}`),
+  );
+  const code = await main(args, {
+    stdout: (t) => console.log(t),
+    stderr: (t) => console.log(dim(t)),
+    env,
+  });
+  console.log(dim(`(exit code ${code})`));
+  return code;
+}
+
+const reports = ['--report', 'examples/reports/**/*.xml', '--report', 'examples/reports/**/*.json'];
+const cycle = ['--cycle-name', 'Release 2.3 regression'];
+try {
+  await step('What testcycle reads in the reports (no service needed)', ['parse', ...reports]);
+  await step('The plan and its cost, writing nothing', [
+    'publish',
+    ...reports,
+    ...cycle,
+    '--dry-run',
+  ]);
+  const code = await step(
+    'Publish into the cycle (it is DRAFT: made ACTIVE first), then gate on the whole cycle',
+    ['publish', ...reports, ...cycle, '--min-pass-rate', '80', '--summary-file', summaryFile],
+  );
+  await step('A re-run with nothing changed costs only the reads', [
+    'publish',
+    ...reports,
+    ...cycle,
+    '--json',
+  ]);
+  const checkout = await step('Gate the checkout tests only, stricter (one aggregate request)', [
+    'gate',
+    ...cycle,
+    '--min-pass-rate',
+    '95',
+    '--gate-filter',
+    'testCase.customFields.component = "checkout"',
+  ]);
+  console.log(
+    bold('\n▶ The job summary (Markdown, as the action writes it to the GitHub job summary)\n'),
+  );
+  console.log(readFileSync(summaryFile, 'utf8'));
+  const stats = emulator.stats();
+  console.log(bold('▶ Requests the service saw'));
+  console.log(
+    `${stats.total} in all: ${Object.entries(stats.byMethod)
+      .map(([m, n]) => `${n} ${m}`)
+      .join(', ')}; ${stats.rateLimited} answered 429`,
+  );
+  console.log(dim(`summary file: ${summaryFile}`));
+  console.log(
+    bold(
+      `\nDemo finished: the publish gate ${code === 0 ? 'passed' : 'failed'} (exit ${code}), the checkout gate ${checkout === 0 ? 'passed' : 'failed'} (exit ${checkout}).`,
+    ),
+  );
+} finally {
+  await emulator.close();
+}
