@@ -5,6 +5,8 @@ export default {
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': ['ts-jest', { useESM: true }] },
   testMatch: ['<rootDir>/__tests__/**/*.test.ts'],
+  // The reliability suite runs on its own (npm run test:reliability).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/__tests__/reliability/'],
   // The report corpus carries other projects' Jest snapshots; they are data, not ours.
   modulePathIgnorePatterns: ['<rootDir>/__tests__/fixtures/'],
   testTimeout: 30000,

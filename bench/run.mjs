@@ -2,7 +2,9 @@
 // Each parse measurement runs in its own process (peak RSS is per process). See BENCHMARKS.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { generateJunit } from './gen-junit.mjs';
+import { emulatorListLatency, requestFloors, wallFloor } from './publish-bench.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const results = { date: new Date().toISOString(), node: process.version, runs: RUNS };
@@ -39,8 +41,72 @@ results.parse = {
   targets: { timeRatio: 1.5, rssRatio: 1.25 },
 };
 
+// ---- requests / floor for 1,000 results ----
+results.requests = await requestFloors(1000);
+
+// ---- wall time / rate-limit floor, the limit scaled to 100 per 2 s ----
+results.wall = {
+  alone: await wallFloor({ n: 300, publishers: 1 }),
+  threeSharingAToken: await wallFloor({ n: 300, publishers: 3 }),
+};
+
+// ---- action cold start (node dist/index.js to its first output) and bundle size ----
+const coldStart = () =>
+  new Promise((resolve) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, ['dist/index.js'], {
+      env: { PATH: process.env.PATH, INPUT_TOKEN: '' },
+    });
+    child.stdout.once('data', () => {
+      resolve(performance.now() - started);
+      child.kill();
+    });
+  });
+const starts = [];
+for (let i = 0; i < RUNS + 2; i++) starts.push(await coldStart());
+results.action = {
+  coldStartMs: Math.round(median(starts.slice(2))),
+  bundleBytes: statSync('dist/index.js').size,
+  target: { coldStartMs: 300 },
+};
+
+// ---- emulator: a filtered list over 50,000 executions ----
+results.emulator = { ...(await emulatorListLatency()), target: { medianMs: 50 } };
+
 writeFileSync('bench/results.json', JSON.stringify(results, null, 2) + '\n');
+const r = results.requests;
+const w = results.wall;
 const rows = [
+  [
+    'requests/floor, 1,000 results, fresh cycle',
+    `${r.fresh.requests} / ${r.fresh.floor}`,
+    `${r.fresh.ratio}`,
+    '1.00',
+  ],
+  [
+    'requests/floor, re-run unchanged',
+    `${r.unchanged.requests} / ${r.unchanged.floor} (${r.unchanged.writes} writes)`,
+    `${r.unchanged.ratio}`,
+    '1.00',
+  ],
+  [
+    'requests/floor, 10% changed',
+    `${r.changed10.requests} / ${r.changed10.floor}`,
+    `${r.changed10.ratio}`,
+    '1.00',
+  ],
+  [
+    'wall/floor, alone (100 per 2 s)',
+    `${w.alone.ms} ms / ${w.alone.floorMs} ms, ${w.alone.rateLimited} x 429`,
+    `${w.alone.ratio}`,
+    '<= 1.10, 0 x 429',
+  ],
+  [
+    'wall/floor, 3 publishers, one token',
+    `${w.threeSharingAToken.ms} ms / ${w.threeSharingAToken.floorMs} ms, ${w.threeSharingAToken.rateLimited} x 429, ${w.threeSharingAToken.nothingLost ? 'nothing lost' : 'LOST RESULTS'}`,
+    `${w.threeSharingAToken.ratio}`,
+    'nothing lost',
+  ],
   [
     'parse 100k JUnit: time',
     `${ours.ms} ms vs bare ${bare.ms} ms`,
@@ -53,8 +119,22 @@ const rows = [
     `${results.parse.rssRatio} x`,
     '<= 1.25 x',
   ],
+  [
+    'action cold start (to first output)',
+    `${results.action.coldStartMs} ms, bundle ${(results.action.bundleBytes / 1e6).toFixed(2)} MB`,
+    '',
+    '< 300 ms',
+  ],
+  [
+    'emulator: filtered list, 50,000 executions',
+    `median ${results.emulator.medianMs} ms, p90 ${results.emulator.p90Ms} ms`,
+    '',
+    '< 50 ms median',
+  ],
 ];
-const w = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => r[i].length), 6));
-console.log(['figure', 'measured', 'ratio', 'target'].map((h, i) => h.padEnd(w[i])).join('  '));
-for (const r of rows) console.log(r.map((c, i) => c.padEnd(w[i])).join('  '));
+const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i].length), 6));
+console.log(
+  ['figure', 'measured', 'ratio', 'target'].map((h, i) => h.padEnd(widths[i])).join('  '),
+);
+for (const row of rows) console.log(row.map((c, i) => c.padEnd(widths[i])).join('  '));
 console.log('\nwritten: bench/results.json');

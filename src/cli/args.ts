@@ -12,6 +12,8 @@ export interface CommonOptions {
   rateLimit: string;
   verbose: boolean;
   linkTemplate?: string;
+  /** Backoff base (ms); TESTCYCLE_RETRY_BASE_MS, for emulators and tests with injected faults. */
+  retry?: { retryBaseMs: number; rateLimitBaseMs: number };
 }
 
 export const COMMON_FLAGS = {
@@ -71,5 +73,17 @@ export function commonOptions(
     rateLimit: str('rate-limit') ?? env.TESTCYCLE_RATE_LIMIT ?? '100/1m',
     verbose: values.verbose === true,
     linkTemplate: str('link-template'),
+    ...(env.TESTCYCLE_RETRY_BASE_MS ? { retry: retryBase(env.TESTCYCLE_RETRY_BASE_MS) } : {}),
   };
+}
+
+function retryBase(value: string): { retryBaseMs: number; rateLimitBaseMs: number } {
+  const ms = Number(value);
+  if (!Number.isFinite(ms) || ms < 1)
+    throw new ConfigError(
+      'TESTCYCLE_RETRY_BASE_MS',
+      `"${value}" is not a number of milliseconds of at least 1.`,
+    );
+  // 429 backoff keeps its ratio to the 5xx backoff (2 s vs 1 s by default).
+  return { retryBaseMs: ms, rateLimitBaseMs: ms * 2 };
 }
