@@ -125,8 +125,9 @@ export async function wallFloor({ n = 300, count = 100, windowMs = 2000, publish
       ? emu.service.store.byForeignKey('test_case_executions', 'testCycleId', cycle[0].id).length
       : -1;
   await emu.close();
-  // Floor: the first `count` requests go at once; each further `count` needs one window.
-  const floorMs = Math.max(0, (stats.total - count) / count) * windowMs;
+  // Floor: under a sliding window of `count` per `windowMs`, request k can start no earlier than
+  // floor(k / count) windows in, so the last of `total` starts after ceil(total / count) - 1 windows.
+  const floorMs = Math.max(0, Math.ceil(stats.total / count) - 1) * windowMs;
   return {
     publishers,
     results: n,

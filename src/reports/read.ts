@@ -33,13 +33,14 @@ export async function readReport(file: string, options: ReadOptions = {}): Promi
     );
   }
   const handle = await open(file);
-  let bytes: Buffer;
+  let text: string;
   try {
-    bytes = await handle.readFile();
+    // Decoded at once so the bytes can be collected while the text is parsed.
+    text = decodeText(await handle.readFile());
   } finally {
     await handle.close();
   }
-  return parseReport(file, bytes, options);
+  return parseReport(file, text, options);
 }
 
 export function parseReport(

@@ -47,6 +47,9 @@ function walkSuite(suite: XmlNode, path: string[], out: TestResult[]): void {
     const result = toResult(testcase, here, suiteFile);
     if (result.name) out.push(result);
   }
+  // The parsed tree is ours alone: let the garbage collector take each suite's cases as soon as
+  // they are read, so the model reuses their memory instead of growing the heap (issue 4's peak RSS).
+  delete suite.testcase;
   if (suite.testsuite !== undefined)
     for (const child of list(suite.testsuite)) walkSuite(child, here, out);
 }
@@ -98,17 +101,18 @@ function toResult(tc: XmlNode, suite: string[], suiteFile?: string): TestResult 
     else if (outcome === 'passed' && s === 'errored') outcome = 'error';
   }
   const durationMs = seconds(attr(tc, 'time'));
-  const attempts: Attempt[] = [];
+  // Surefire reruns: earlier runs of this test, before the final one (absent for a single run).
+  let attempts: Attempt[] | undefined;
   for (const [element, result] of RERUN_ELEMENTS) {
     if (tc[element] === undefined) continue;
     for (const run of list(tc[element]))
-      attempts.push({
+      (attempts ??= []).push({
         outcome: result,
         durationMs: seconds(attr(run, 'time')),
         message: attr(run, 'message'),
       });
   }
-  attempts.push({ outcome, durationMs, message });
+  attempts?.push({ outcome, durationMs, message });
   const lineText = attr(tc, 'line');
   const line = lineText === undefined ? NaN : Number(lineText);
   return {
