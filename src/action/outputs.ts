@@ -1,6 +1,5 @@
 /** The publish result flattened to kebab-case outputs (DESIGN.md), annotations and the check run. */
 import * as core from '@actions/core';
-import * as github from '@actions/github';
 import type { PublishResult } from '../publish/index.js';
 import type { ParsedReport, TestResult } from '../reports/model.js';
 
@@ -70,6 +69,8 @@ export async function createCheckRun(
   summary: string,
   reports: ParsedReport[],
 ): Promise<void> {
+  // Loaded only when a check run is asked for: it is most of the bundle, and cold start matters.
+  const github = await import('@actions/github');
   const ctx = github.context;
   const pr = ctx.payload.pull_request as { head?: { sha?: string } } | undefined;
   const headSha = pr?.head?.sha ?? ctx.sha;
