@@ -97,25 +97,30 @@ export function renderSummary(
   return cut(head, sections, max);
 }
 
-/** Keep whole rows until the limit, then say how much was left out. */
+/** Keep whole rows until the limit, then say how much was left out (linear in the rows). */
 function cut(head: string, sections: string[], max: number): string {
-  let out = head;
+  const budget = max - 200; // room for the note
+  const parts = [head];
+  let size = Buffer.byteLength(head);
   for (const section of sections) {
-    const candidate = `${out}\n${section}`;
-    if (Buffer.byteLength(candidate) <= max - 200) {
-      out = candidate;
+    const sectionSize = Buffer.byteLength(section) + 1;
+    if (size + sectionSize <= budget) {
+      parts.push(`\n${section}`);
+      size += sectionSize;
       continue;
     }
     const rows = section.split('\n');
-    let kept = '';
-    let i = 0;
-    for (; i < rows.length; i++) {
-      const next = `${kept}${rows[i]}\n`;
-      if (Buffer.byteLength(out) + Buffer.byteLength(next) > max - 200) break;
-      kept = next;
+    let kept = 0;
+    parts.push('\n');
+    size += 1;
+    for (; kept < rows.length; kept++) {
+      const rowSize = Buffer.byteLength(rows[kept]!) + 1;
+      if (size + rowSize > budget) break;
+      parts.push(`${rows[kept]}\n`);
+      size += rowSize;
     }
-    out = `${out}\n${kept}\n_… ${rows.length - i} more rows left out to stay under the summary size limit._\n`;
+    parts.push(`\n_… ${rows.length - kept} more rows left out to stay under the summary size limit._\n`);
     break;
   }
-  return out;
+  return parts.join('');
 }

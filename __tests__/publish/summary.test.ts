@@ -1,0 +1,102 @@
+/** The Markdown users see (job summary, --summary-file), committed as a snapshot. */
+import { renderSummary, type PublishResult } from '../../src/publish/index.js';
+import type { ParsedReport } from '../../src/reports/model.js';
+
+const result: PublishResult = {
+  cycle: { id: 'c-1', key: 'SHOP-R7', name: 'Release <2.3> | "rc"', status: 'ACTIVE' },
+  counts: {
+    passed: 40,
+    failed: 2,
+    blocked: 1,
+    skipped: 3,
+    notExecuted: 1,
+    inProgress: 0,
+    total: 47,
+  },
+  passRate: 93.02,
+  gate: {
+    passed: false,
+    reasons: [
+      'pass rate 93.02% is below 95% (basis: executed)',
+      '1 not executed (--fail-on-not-executed)',
+    ],
+    evaluated: true,
+  },
+  writes: { created: 30, updated: 5, unchanged: 11, casesCreated: 0 },
+  unmatched: [
+    {
+      test: 'Cart › new_test',
+      file: 'reports/cart.xml',
+      reason: 'no test case with automationKey "Cart.new_test"',
+    },
+  ],
+  requests: { total: 76, byMethod: { GET: 11, POST: 30, PATCH: 35 }, retried: 2, rateLimited: 0 },
+  warnings: [],
+};
+
+const reports: ParsedReport[] = [
+  {
+    file: 'reports/cart.xml',
+    format: 'junit',
+    tests: [
+      {
+        suite: ['Cart'],
+        classname: 'Cart',
+        name: 'adds | item *fast*',
+        outcome: 'failed',
+        message: 'expected <1> but was <2>\nat Cart.java:10',
+        file: 'src/Cart.java',
+        line: 10,
+        properties: {},
+      },
+      {
+        suite: ['Cart'],
+        classname: 'Cart',
+        name: 'removes',
+        outcome: 'error',
+        message: 'NullPointerException',
+        properties: {},
+      },
+      { suite: ['Cart'], classname: 'Cart', name: 'passes', outcome: 'passed', properties: {} },
+    ],
+  },
+];
+
+test('a failed gate: verdict, cycle link, counts, reasons, failed tests with file:line, unmatched tests, requests', () => {
+  expect(
+    renderSummary(result, reports, { linkTemplate: 'https://tm.example/cycles/{key}' }),
+  ).toMatchSnapshot();
+});
+
+test('report text is escaped: no HTML, no table breaks, one line per cell', () => {
+  const md = renderSummary(result, reports);
+  expect(md).toContain('Release &#60;2.3&#62; \\| &#34;rc&#34;');
+  expect(md).toContain('Cart › adds \\| item \\*fast\\*');
+  expect(md).not.toContain('<2>');
+});
+
+test('a summary over the size limit is cut at a row boundary, with a note', () => {
+  const many: ParsedReport = {
+    file: 'big.xml',
+    format: 'junit',
+    tests: Array.from({ length: 20_000 }, (_, i) => ({
+      suite: ['S'],
+      classname: 'S',
+      name: `test ${i} ${'x'.repeat(60)}`,
+      outcome: 'failed' as const,
+      message: 'm'.repeat(100),
+      properties: {},
+    })),
+  };
+  const md = renderSummary(result, [many], { maxBytes: 100_000 });
+  expect(Buffer.byteLength(md)).toBeLessThanOrEqual(100_000);
+  expect(md).toMatch(/_… \d+ more rows left out to stay under the summary size limit\._/);
+  expect(
+    md
+      .split('\n')
+      .filter((l) => l.startsWith('| S › test'))
+      .every((l) => l.endsWith(' |')),
+  ).toBe(true);
+  const full = renderSummary(result, [many]);
+  expect(Buffer.byteLength(full)).toBeLessThanOrEqual(1024 * 1024);
+});
