@@ -395,3 +395,39 @@ describe('CLI as a subprocess', () => {
     for (const r of [made, pub, gate, closed]) expect(r.stdout + r.stderr).not.toContain(RW);
   });
 });
+
+describe('action: many failures', () => {
+  test('10 annotations per step and a notice for the rest; check-run annotations in chunks of 50', async () => {
+    const emu = await emulator({ seed: seed(), rateLimit: '1000/1m' });
+    const api = await startServer((req) => ({
+      status: req.method === 'POST' ? 201 : 200,
+      headers: { 'content-type': 'application/json' },
+      body: { id: 91 },
+    }));
+    const report = junitFile(
+      'many.xml',
+      Array.from({ length: 60 }, (_, i) => [`broken_${i}`, 'fail'] as [string, 'fail']),
+    );
+    const run = await runAction(
+      {
+        ...base(emu.url),
+        reports: report,
+        'cycle-name': 'Many',
+        'check-name': 'tests',
+        'github-token': 'ghs_faketoken456',
+        'on-unmatched': 'ignore',
+      },
+      { GITHUB_API_URL: api.url, GITHUB_REPOSITORY: 'acme/app', GITHUB_SHA: 'abc123' },
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout.match(/^::error /gm)).toHaveLength(10);
+    expect(run.stdout).toMatch(/::notice::50 more failed tests are not annotated/);
+    expect(api.log.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'POST /repos/acme/app/check-runs',
+      'PATCH /repos/acme/app/check-runs/91',
+    ]);
+    expect(JSON.parse(api.log[0]!.body).output.annotations).toHaveLength(50);
+    expect(JSON.parse(api.log[1]!.body).output.annotations).toHaveLength(10);
+    expect(JSON.parse(api.log[0]!.body).head_sha).toBe('abc123');
+  });
+});

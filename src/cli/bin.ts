@@ -5,6 +5,7 @@ const code = await main(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(`${text}\n`),
   stderr: (text) => process.stderr.write(`${text}\n`),
   env: process.env,
+  color: process.stdout.isTTY === true && !process.env.NO_COLOR,
   interrupted: () =>
     new Promise((resolve) => {
       process.once('SIGINT', () => resolve());

@@ -33,6 +33,8 @@ export interface CliIO {
    * Only commands that call it take over the signals; the others stop on Ctrl-C as usual.
    */
   interrupted?: () => Promise<void>;
+  /** ANSI colour in human output: bin.ts sets it for a TTY without NO_COLOR. */
+  color?: boolean;
 }
 
 export interface CommandContext {

@@ -174,12 +174,13 @@ async function finish(
       }),
     );
   } else {
-    ctx.io.stdout(humanResult(result));
+    ctx.io.stdout(humanResult(result, ctx.io.color === true));
   }
   return result.gate.passed ? 0 : 1;
 }
 
-function humanResult(r: PublishResult): string {
+function humanResult(r: PublishResult, color: boolean): string {
+  const paint = (code: number, text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
   const c = r.counts;
   const lines = [
     `cycle ${r.cycle.key ?? '(new)'} "${r.cycle.name}" (${r.cycle.status})`,
@@ -199,8 +200,8 @@ function humanResult(r: PublishResult): string {
   if (r.gate.evaluated)
     lines.push(
       r.gate.passed
-        ? 'gate: passed'
-        : `gate: FAILED\n${r.gate.reasons.map((x) => `  - ${x}`).join('\n')}`,
+        ? paint(32, 'gate: passed')
+        : `${paint(31, 'gate: FAILED')}\n${r.gate.reasons.map((x) => `  - ${x}`).join('\n')}`,
     );
   lines.push(
     `requests: ${r.requests.total}${r.requests.retried ? ` (${r.requests.retried} retried)` : ''}${r.requests.rateLimited ? `, ${r.requests.rateLimited} rate-limited` : ''}`,

@@ -119,7 +119,9 @@ function cut(head: string, sections: string[], max: number): string {
       parts.push(`${rows[kept]}\n`);
       size += rowSize;
     }
-    parts.push(`\n_… ${rows.length - kept} more rows left out to stay under the summary size limit._\n`);
+    parts.push(
+      `\n_… ${rows.length - kept} more rows left out to stay under the summary size limit._\n`,
+    );
     break;
   }
   return parts.join('');

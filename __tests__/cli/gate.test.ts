@@ -1,0 +1,30 @@
+import { main, type CliIO } from '../../src/cli/main.js';
+import { closeEmulators, emulator, RW } from '../helpers/emulator.js';
+import { caseSeed } from '../helpers/publish.js';
+
+afterEach(closeEmulators);
+
+test('human output is coloured only when asked (a TTY), plain otherwise', async () => {
+  const emu = await emulator({
+    seed: { ...caseSeed(1), testCycles: [{ name: 'Empty', status: 'ACTIVE' }] },
+  });
+  const run = async (color: boolean) => {
+    const out: string[] = [];
+    const io: CliIO = {
+      stdout: (t) => out.push(t),
+      stderr: () => {},
+      env: { TESTCYCLE_BASE_URL: emu.url, TESTCYCLE_TOKEN: RW },
+      color,
+    };
+    const code = await main(['gate', '--cycle-name', 'Empty', '--min-pass-rate', '50'], io);
+    return { code, text: out.join('\n') };
+  };
+  const plain = await run(false);
+  const coloured = await run(true);
+  expect(plain.code).toBe(1);
+  expect(plain.text).toContain(
+    'gate: FAILED\n  - no executed tests to compute a pass rate (min 50%)',
+  );
+  expect(plain.text).not.toContain('\x1b[');
+  expect(coloured.text).toContain('\x1b[31mgate: FAILED\x1b[0m');
+});
