@@ -15,7 +15,8 @@ const emulator = await startEmulator({ seed }); // the service's own limit: 100 
 const token = seed.tokens.find((t) => t.role === 'read-write').token;
 const env = { ...process.env, TESTCYCLE_BASE_URL: emulator.url, TESTCYCLE_TOKEN: token };
 const out = mkdtempSync(join(tmpdir(), 'testcycle-demo-'));
-const summaryFile = join(out, 'summary.md');
+// DEMO_SUMMARY_FILE: where to keep the summary (scripts/render-summary.mjs renders it for docs/).
+const summaryFile = process.env.DEMO_SUMMARY_FILE ?? join(out, 'summary.md');
 
 console.log(
   bold('testcycle demo') +
