@@ -28,3 +28,35 @@ test('human output is coloured only when asked (a TTY), plain otherwise', async 
   expect(plain.text).not.toContain('\x1b[');
   expect(coloured.text).toContain('\x1b[31mgate: FAILED\x1b[0m');
 });
+
+test("the README's offline try-out: publish --create-missing-cases into 'Local {date}', then a re-run creates nothing", async () => {
+  const emu = await emulator({ seed: caseSeed(0), rateLimit: '1000/1m' });
+  const io = (out: string[]): CliIO => ({
+    stdout: (t) => out.push(t),
+    stderr: () => {},
+    env: { TESTCYCLE_BASE_URL: emu.url, TESTCYCLE_TOKEN: RW, TESTCYCLE_RATE_LIMIT: '1000/1m' },
+  });
+  const args = [
+    'publish',
+    '--report',
+    'examples/reports/junit/*.xml',
+    '--cycle-name',
+    'Local {date}',
+    '--create-missing-cases',
+    '--json',
+  ];
+  const first: string[] = [];
+  expect(await main(args, io(first))).toBe(0);
+  const result = JSON.parse(first.join(''));
+  expect(result.cycle.name).toBe(`Local ${new Date().toISOString().slice(0, 10)}`);
+  expect(result.writes).toEqual({ created: 13, updated: 0, unchanged: 0, casesCreated: 13 });
+  expect(result.unmatched).toEqual([]);
+  const second: string[] = [];
+  expect(await main(args, io(second))).toBe(0);
+  expect(JSON.parse(second.join('')).writes).toEqual({
+    created: 0,
+    updated: 0,
+    unchanged: 13,
+    casesCreated: 0,
+  });
+});

@@ -79,17 +79,8 @@ export async function closeAll(): Promise<void> {
   await Promise.all([...open].map((s) => s.close()));
 }
 
-/** A deterministic PRNG (mulberry32) for seeded tests. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic PRNG for seeded tests (the emulator's chaos uses the same one). */
+export { prng as seeded } from '../../src/emulator/chaos.js';
 
 export function errorBody(status: number, code: string, detail: string, source?: object) {
   return {

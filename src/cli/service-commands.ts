@@ -15,6 +15,7 @@ import {
   publishSettings,
   renderCycleName,
   renderSummary,
+  requestsOf,
   type PublishResult,
   type SettingSource,
 } from '../publish/index.js';
@@ -265,14 +266,4 @@ export async function runCycleCloseCommand(ctx: CommandContext): Promise<number>
   } finally {
     await client.close();
   }
-}
-
-function requestsOf(client: ServiceClient) {
-  const s = client.stats;
-  return {
-    total: s.total,
-    byMethod: { ...s.byMethod },
-    retried: s.retried,
-    rateLimited: s.rateLimited,
-  };
 }

@@ -6,7 +6,7 @@ import type { CycleStatus } from '../schema/resources.js';
 import { type CycleOptions, findCycle, resolveCycle, setCycleStatus } from './cycle.js';
 import { cycleCounts, type GateOptions, hasThresholds, passRate, verdict } from './gate.js';
 import { populateCycle } from './populate.js';
-import type { PublishResult } from './publish.js';
+import { type PublishResult, requestsOf } from './publish.js';
 
 type Target = Pick<CycleOptions, 'key' | 'name'>;
 
@@ -34,7 +34,6 @@ export async function gateCycle(
   const cycle = await mustFind(client, target, label);
   const counts = await cycleCounts(client, cycle.id, gate.filter);
   const v = hasThresholds(gate) ? verdict(counts, gate) : { passed: true, reasons: [] };
-  const s = client.stats;
   return {
     cycle: {
       id: cycle.id,
@@ -47,12 +46,7 @@ export async function gateCycle(
     gate: { ...v, evaluated: true },
     writes: { created: 0, updated: 0, unchanged: 0, casesCreated: 0 },
     unmatched: [],
-    requests: {
-      total: s.total,
-      byMethod: { ...s.byMethod },
-      retried: s.retried,
-      rateLimited: s.rateLimited,
-    },
+    requests: requestsOf(client),
     warnings: [],
   };
 }

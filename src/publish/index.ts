@@ -1,4 +1,10 @@
-export { publish, UnmatchedError, type PublishOptions, type PublishResult } from './publish.js';
+export {
+  publish,
+  requestsOf,
+  UnmatchedError,
+  type PublishOptions,
+  type PublishResult,
+} from './publish.js';
 export { ciContext, renderCycleName, type CiContext } from './context.js';
 export {
   resolveCycle,

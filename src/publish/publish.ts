@@ -253,7 +253,8 @@ function cycleInfo(
   };
 }
 
-function requestsOf(client: ServiceClient): PublishResult['requests'] {
+/** The request figures of a result (`--json` requests field). */
+export function requestsOf(client: ServiceClient): PublishResult['requests'] {
   const s = client.stats;
   return {
     total: s.total,
