@@ -429,5 +429,27 @@ describe('action: many failures', () => {
     expect(JSON.parse(api.log[0]!.body).output.annotations).toHaveLength(50);
     expect(JSON.parse(api.log[1]!.body).output.annotations).toHaveLength(10);
     expect(JSON.parse(api.log[0]!.body).head_sha).toBe('abc123');
+    // workflow_run (fork PRs): the check lands on the tested commit, not the default branch.
+    const event = join(dir, 'workflow_run.json');
+    writeFileSync(event, JSON.stringify({ workflow_run: { head_sha: 'forkhead' } }));
+    await runAction(
+      {
+        ...base(emu.url),
+        reports: report,
+        'cycle-name': 'Many',
+        'check-name': 'tests',
+        'github-token': 'ghs_faketoken456',
+        'on-unmatched': 'ignore',
+        annotations: 'false',
+      },
+      {
+        GITHUB_API_URL: api.url,
+        GITHUB_REPOSITORY: 'acme/app',
+        GITHUB_SHA: 'main-tip',
+        GITHUB_EVENT_PATH: event,
+        GITHUB_EVENT_NAME: 'workflow_run',
+      },
+    );
+    expect(JSON.parse(api.log[2]!.body).head_sha).toBe('forkhead');
   });
 });

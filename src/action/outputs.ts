@@ -73,7 +73,9 @@ export async function createCheckRun(
   const github = await import('@actions/github');
   const ctx = github.context;
   const pr = ctx.payload.pull_request as { head?: { sha?: string } } | undefined;
-  const headSha = pr?.head?.sha ?? ctx.sha;
+  const run = ctx.payload.workflow_run as { head_sha?: string } | undefined;
+  // The tested commit: the PR head, or the run that a workflow_run publishes for (fork PRs).
+  const headSha = process.env.TESTCYCLE_SHA || pr?.head?.sha || run?.head_sha || ctx.sha;
   const octokit = github.getOctokit(token);
   const annotations = failures(reports).map(({ test, file }) => ({
     path: test.file ?? file,
