@@ -1,0 +1,203 @@
+/**
+ * Formats the corpus does not cover (TestNG results, Cucumber JSON, Playwright JSON), and format
+ * detection over the registry.
+ */
+import { countTests, parseReport } from '../../src/reports/index.js';
+
+const TESTNG = `<?xml version="1.0" encoding="UTF-8"?>
+<testng-results skipped="1" failed="1" total="4" passed="2">
+  <suite name="Shop" duration-ms="120">
+    <test name="unit">
+      <class name="com.acme.CartTest">
+        <test-method status="PASS" signature="setUp()" name="setUp" is-config="true" duration-ms="1"/>
+        <test-method status="PASS" name="addsItem" duration-ms="12"/>
+        <test-method status="FAIL" name="removesItem" duration-ms="30" description="Cart removal">
+          <exception class="java.lang.AssertionError"><message><![CDATA[expected [1] but found [2]]]></message><full-stacktrace><![CDATA[java.lang.AssertionError: expected [1] but found [2]]]></full-stacktrace></exception>
+        </test-method>
+        <test-method status="SKIP" name="emptiesCart" duration-ms="0"/>
+        <test-method status="PASS" name="totals" duration-ms="5"/>
+      </class>
+    </test>
+  </suite>
+</testng-results>`;
+
+const CUCUMBER = JSON.stringify([
+  {
+    uri: 'features/cart.feature',
+    keyword: 'Feature',
+    name: 'Cart',
+    elements: [
+      {
+        type: 'background',
+        keyword: 'Background',
+        name: '',
+        steps: [{ keyword: 'Given ', result: { status: 'passed', duration: 1000000 } }],
+      },
+      {
+        type: 'scenario',
+        keyword: 'Scenario',
+        name: 'Add an item',
+        line: 5,
+        tags: [{ name: '@SHOP-T1' }],
+        steps: [{ keyword: 'When ', result: { status: 'passed', duration: 2000000 } }],
+      },
+      {
+        type: 'scenario',
+        keyword: 'Scenario',
+        name: 'Remove an item',
+        line: 9,
+        steps: [
+          { keyword: 'When ', result: { status: 'passed' } },
+          {
+            keyword: 'Then ',
+            result: { status: 'failed', error_message: 'expected 0 items\nat step' },
+          },
+        ],
+      },
+      {
+        type: 'scenario',
+        keyword: 'Scenario',
+        name: 'Wishlist',
+        line: 14,
+        steps: [{ keyword: 'Given ', result: { status: 'undefined' } }],
+      },
+    ],
+  },
+]);
+
+const PLAYWRIGHT = JSON.stringify({
+  config: { rootDir: '/repo/e2e', projects: [{ name: 'chromium' }, { name: 'firefox' }] },
+  suites: [
+    {
+      title: 'cart.spec.ts',
+      file: 'cart.spec.ts',
+      specs: [
+        {
+          title: 'adds an item',
+          file: 'cart.spec.ts',
+          line: 3,
+          tests: [
+            {
+              projectName: 'chromium',
+              expectedStatus: 'passed',
+              status: 'flaky',
+              results: [
+                { status: 'failed', duration: 10, error: { message: 'timeout' } },
+                { status: 'passed', duration: 8 },
+              ],
+            },
+            {
+              projectName: 'firefox',
+              expectedStatus: 'passed',
+              status: 'unexpected',
+              results: [
+                { status: 'failed', duration: 9, error: { message: 'boom' } },
+                { status: 'failed', duration: 9 },
+              ],
+            },
+          ],
+        },
+      ],
+      suites: [
+        {
+          title: 'checkout',
+          specs: [
+            {
+              title: 'pays',
+              file: 'cart.spec.ts',
+              line: 20,
+              tests: [
+                {
+                  projectName: 'chromium',
+                  expectedStatus: 'skipped',
+                  status: 'skipped',
+                  results: [],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+  ],
+});
+
+describe('TestNG testng-results.xml', () => {
+  const report = parseReport('testng-results.xml', TESTNG);
+  test('is detected; configuration methods are not tests', () => {
+    expect(report.format).toBe('testng');
+    expect(countTests(report.tests)).toMatchObject({ total: 4, passed: 2, failed: 1, skipped: 1 });
+  });
+  test('keeps class, message, stack trace, duration and description', () => {
+    const failed = report.tests.find((t) => t.outcome === 'failed')!;
+    expect(failed).toMatchObject({
+      classname: 'com.acme.CartTest',
+      name: 'removesItem',
+      message: 'expected [1] but found [2]',
+      durationMs: 30,
+      suite: ['Shop', 'unit'],
+    });
+    expect(failed.details).toContain('AssertionError');
+    expect(failed.properties.description).toBe('Cart removal');
+  });
+});
+
+describe('Cucumber JSON', () => {
+  const report = parseReport('cucumber.json', CUCUMBER);
+  test('one test per scenario (backgrounds are not tests); undefined steps skip, a failed step fails', () => {
+    expect(report.format).toBe('cucumber');
+    expect(report.tests.map((t) => [t.name, t.outcome])).toEqual([
+      ['Add an item', 'passed'],
+      ['Remove an item', 'failed'],
+      ['Wishlist', 'skipped'],
+    ]);
+  });
+  test('feature as classname, file and line, tags as properties (so a key tag matches), first line of the error', () => {
+    const [add, remove] = report.tests;
+    expect(add).toMatchObject({
+      classname: 'Cart',
+      file: 'features/cart.feature',
+      line: 5,
+      durationMs: 2,
+      properties: { tags: '@SHOP-T1' },
+    });
+    expect(remove!.message).toBe('expected 0 items');
+  });
+});
+
+describe('Playwright JSON', () => {
+  const report = parseReport('results.json', PLAYWRIGHT);
+  test('one test per spec and project; flaky passes, unexpected fails, skipped skips', () => {
+    expect(report.format).toBe('playwright');
+    expect(report.tests.map((t) => [t.classname, t.name, t.outcome])).toEqual([
+      ['cart.spec.ts', 'adds an item [chromium]', 'passed'],
+      ['cart.spec.ts', 'adds an item [firefox]', 'failed'],
+      ['cart.spec.ts › checkout', 'pays [chromium]', 'skipped'],
+    ]);
+    expect(countTests(report.tests)).toMatchObject({
+      total: 3,
+      passed: 1,
+      failed: 1,
+      skipped: 1,
+      flaky: 1,
+    });
+  });
+  test('retries are attempts; file and line kept', () => {
+    const [flaky] = report.tests;
+    expect(flaky!.attempts!.map((a) => a.outcome)).toEqual(['failed', 'passed']);
+    expect(flaky).toMatchObject({ file: 'cart.spec.ts', line: 3, durationMs: 18 });
+  });
+});
+
+describe('format detection and --format', () => {
+  test('--format forces a parser; an unknown one names the choices', () => {
+    expect(
+      parseReport('x.xml', '<testsuite name="s"><testcase name="a"/></testsuite>', {
+        format: 'junit',
+      }).tests,
+    ).toHaveLength(1);
+    expect(() => parseReport('x.xml', '<testsuite/>', { format: 'nope' })).toThrow(
+      /x\.xml: unknown format "nope"; use auto or one of junit, nunit, nunit2/,
+    );
+  });
+});
