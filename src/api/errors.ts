@@ -60,7 +60,7 @@ export interface ServiceErrorInit {
   attempts?: number;
 }
 
-/** An HTTP error answer of the service, after the scheduler's retries. */
+/** An HTTP error answer of the service, after the scheduler's retries (status 0: an answer the client cannot use). */
 export class ServiceError extends TestcycleError {
   readonly status: number;
   readonly method: string;
@@ -79,8 +79,10 @@ export class ServiceError extends TestcycleError {
     const hint = hintFor(init.status, first);
     const what = [first.code, first.detail ?? first.title].filter(Boolean).join(': ');
     super(
-      `${init.method} ${init.path} failed with ${init.status}${what ? ` (${what})` : ''}. ${hint}`,
-      first.code || `HTTP_${init.status}`,
+      init.status === 0
+        ? `${init.method} ${init.path}: ${what || 'unexpected answer'}.`
+        : `${init.method} ${init.path} failed with ${init.status}${what ? ` (${what})` : ''}. ${hint}`,
+      first.code || (init.status === 0 ? 'PROTOCOL_ERROR' : `HTTP_${init.status}`),
       'service',
     );
     this.status = init.status;
