@@ -114,9 +114,10 @@ describe('chaos: 10 seeds x 300 results', () => {
 });
 
 let killedMidway = 0;
+let partial = 0;
 describe('kill and resume: SIGKILL of the CLI at 10 random points, then a re-run', () => {
   const random = seeded(2026);
-  const points = Array.from({ length: 10 }, () => Math.floor(150 + random() * 1200));
+  const points = Array.from({ length: 10 }, () => Math.floor(150 + random() * 600));
   test.each(points)('killed after %i ms: the re-run leaves the exact state', async (killAfter) => {
     const n = 120;
     const emu = await emulator({
@@ -135,6 +136,9 @@ describe('kill and resume: SIGKILL of the CLI at 10 random points, then a re-run
       env,
       killAfter,
     );
+    const before = executionsOf(emu, 'Killed');
+    const finalResults = [...before.values()].filter((r) => r[0] !== 'NOT_EXECUTED').length;
+    if (before.size + finalResults > 0 && finalResults < n) partial++;
     const rerun = await cli(
       ['publish', '--report', report, '--cycle-name', 'Killed', '--json'],
       env,
@@ -146,8 +150,9 @@ describe('kill and resume: SIGKILL of the CLI at 10 random points, then a re-run
     if (killed.code === null) killedMidway++;
   });
 
-  test('most kill points landed mid-publish', () => {
+  test('the kills landed mid-publish: some left a partial state for the re-run to complete', () => {
     expect(killedMidway).toBeGreaterThanOrEqual(5);
+    expect(partial).toBeGreaterThanOrEqual(3);
   });
 });
 
