@@ -86,14 +86,23 @@ function source(values: CommandContext['values']): SettingSource {
   };
 }
 
-function clientFor(ctx: CommandContext): ServiceClient {
+/** A client for one command, closed when the command ends. */
+async function withClient<T>(
+  ctx: CommandContext,
+  work: (client: ServiceClient) => Promise<T>,
+): Promise<T> {
   const options = commonOptions(ctx.values, ctx.io.env);
-  return new ServiceClient({
+  const client = new ServiceClient({
     ...options,
     redactor: ctx.redactor,
     logger: ctx.logger,
     userAgent: 'testcycle-cli',
   });
+  try {
+    return await work(client);
+  } finally {
+    await client.close();
+  }
 }
 
 export async function runPublishCommand(ctx: CommandContext): Promise<number> {
@@ -117,8 +126,7 @@ export async function runPublishCommand(ctx: CommandContext): Promise<number> {
   );
   // Reports first: a missing or broken report fails before any request.
   const reports = await readReports(patterns, { format: settings.format, maxBytes });
-  const client = clientFor(ctx);
-  try {
+  return withClient(ctx, async (client) => {
     const result = await publish(client, {
       ...settings,
       reports,
@@ -132,15 +140,12 @@ export async function runPublishCommand(ctx: CommandContext): Promise<number> {
         linkTemplate: ctx.values['link-template'] as string | undefined,
       }),
     );
-  } finally {
-    await client.close();
-  }
+  });
 }
 
 export async function runGateCommand(ctx: CommandContext): Promise<number> {
   const src = source(ctx.values);
-  const client = clientFor(ctx);
-  try {
+  return withClient(ctx, async (client) => {
     const result = await gateCycle(
       client,
       cycleSettings(src, ctx.io.env),
@@ -154,9 +159,7 @@ export async function runGateCommand(ctx: CommandContext): Promise<number> {
         linkTemplate: ctx.values['link-template'] as string | undefined,
       }),
     );
-  } finally {
-    await client.close();
-  }
+  });
 }
 
 async function finish(
@@ -218,8 +221,7 @@ export async function runCycleCreateCommand(ctx: CommandContext): Promise<number
   const name = renderCycleName(template, ciContext(io.env), '--name');
   const status = choice(src, 'status', ['ACTIVE', 'DRAFT'] as const, 'ACTIVE');
   const customFields = jsonSetting(src, 'custom-fields');
-  const client = clientFor(ctx);
-  try {
+  return withClient(ctx, async (client) => {
     const made = await createCycle(client, {
       name,
       status,
@@ -244,15 +246,12 @@ export async function runCycleCreateCommand(ctx: CommandContext): Promise<number
       );
     }
     return 0;
-  } finally {
-    await client.close();
-  }
+  });
 }
 
 export async function runCycleCloseCommand(ctx: CommandContext): Promise<number> {
   const src = source(ctx.values);
-  const client = clientFor(ctx);
-  try {
+  return withClient(ctx, async (client) => {
     const closed = await closeCycle(client, cycleSettings(src, ctx.io.env), src.label);
     const a = closed.attributes;
     const out = {
@@ -263,7 +262,5 @@ export async function runCycleCloseCommand(ctx: CommandContext): Promise<number>
       ctx.values.json ? JSON.stringify(out) : `cycle ${a.testCycleKey} "${a.name}" is DONE`,
     );
     return 0;
-  } finally {
-    await client.close();
-  }
+  });
 }

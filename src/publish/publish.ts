@@ -8,7 +8,7 @@ import { type Logger, silentLogger } from '../api/redact.js';
 import type { RequestStats } from '../api/scheduler.js';
 import type { ParsedReport } from '../reports/model.js';
 import type { ExecutionResult } from '../schema/resources.js';
-import { type CycleOptions, resolveCycle, setCycleStatus } from './cycle.js';
+import { resolveCycle, setCycleStatus } from './cycle.js';
 import {
   type CycleCounts,
   countsFrom,
@@ -19,25 +19,14 @@ import {
   passRate,
   verdict,
 } from './gate.js';
-import { type MatchOptions, matchTests, type Unmatched } from './match.js';
-import {
-  combineEntries,
-  type ErrorAs,
-  type FlakyMode,
-  type MergeMode,
-  resultOf,
-} from './results.js';
+import { matchTests, type Unmatched } from './match.js';
+import { combineEntries, resultOf } from './results.js';
+import type { PublishSettings } from './settings.js';
 import { type Desired, makePlan, type Plan, planCost, readExecutions, writePlan } from './sync.js';
 
-export interface PublishOptions {
+/** The settings of settings.ts (flags and inputs), the reports, and what the caller wires in. */
+export interface PublishOptions extends Omit<PublishSettings, 'gate' | 'format'> {
   reports: ParsedReport[];
-  cycle: CycleOptions & { close: boolean };
-  match: MatchOptions;
-  onUnmatched: 'warn' | 'fail' | 'ignore';
-  merge: MergeMode;
-  flaky: FlakyMode;
-  errorAs: ErrorAs;
-  dryRun: boolean;
   gate?: GateOptions;
   logger?: Logger;
   /** Progress lines: every ~10 s or 5% of the writes. */
