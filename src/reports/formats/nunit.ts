@@ -9,14 +9,7 @@ export const nunit3: ReportFormat = {
   kind: 'xml',
   detect: (s) =>
     s.xmlRoot === 'test-run' || (s.xmlRoot === 'test-suite' && !/<results>/.test(s.head)),
-  parse(doc) {
-    const tests: TestResult[] = [];
-    const root = (doc['test-run'] ?? doc['test-suite']) as XmlNode;
-    if (doc['test-run'])
-      for (const suite of list(root['test-suite'])) walk(suite, [], tests, nunit3Case);
-    else walk(root, [], tests, nunit3Case);
-    return mergeRetries(tests);
-  },
+  parse: (doc) => parseNunit(doc, 'test-run', nunit3Case),
 };
 
 export const nunit2: ReportFormat = {
@@ -25,17 +18,24 @@ export const nunit2: ReportFormat = {
   kind: 'xml',
   detect: (s) =>
     s.xmlRoot === 'test-results' || (s.xmlRoot === 'test-suite' && /<results>/.test(s.head)),
-  parse(doc) {
-    const tests: TestResult[] = [];
-    const root = (doc['test-results'] ?? doc['test-suite']) as XmlNode;
-    if (doc['test-results'])
-      for (const suite of list(root['test-suite'])) walk(suite, [], tests, nunit2Case);
-    else walk(root, [], tests, nunit2Case);
-    return mergeRetries(tests);
-  },
+  parse: (doc) => parseNunit(doc, 'test-results', nunit2Case),
 };
 
 type CaseReader = (tc: XmlNode, suite: string[]) => TestResult;
+
+/** A whole run (`rootName`) holds suites; a bare <test-suite> fragment is one. */
+function parseNunit(doc: XmlNode, rootName: string, read: CaseReader): TestResult[] {
+  const tests: TestResult[] = [];
+  const run = doc[rootName];
+  const fragment = doc['test-suite'];
+  // An empty run (<test-run/>) parses to '' and holds no tests.
+  if (run && typeof run === 'object') {
+    for (const suite of list((run as XmlNode)['test-suite'])) walk(suite, [], tests, read);
+  } else if (run === undefined && fragment && typeof fragment === 'object') {
+    walk(fragment as XmlNode, [], tests, read);
+  }
+  return mergeRetries(tests);
+}
 
 /** NUnit 3 nests test-suite directly; NUnit 2 wraps children in <results>. */
 function walk(suite: XmlNode, path: string[], out: TestResult[], read: CaseReader): void {
