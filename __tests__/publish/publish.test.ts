@@ -5,7 +5,8 @@ import { NetworkError } from '../../src/api/errors.js';
 import type { Transport } from '../../src/api/transport.js';
 import { createUndiciTransport } from '../../src/api/transport.js';
 import { publish, type PublishResult } from '../../src/publish/index.js';
-import { closeEmulators, emulator as startEmulator } from '../helpers/emulator.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { closeEmulators, emulator as startEmulator, testSeed } from '../helpers/emulator.js';
 
 /** Publish tests measure requests, not the limit: a high limit unless a test sets one. */
 const emulator = (opts: Parameters<typeof startEmulator>[0] = {}) =>
@@ -103,6 +104,52 @@ describe('request budget (DESIGN.md "Publish: request budget")', () => {
     expect(emu.stats().rateLimited).toBe(0);
     expect(result.requests.rateLimited).toBe(0);
     expect(executionsOf(emu, 'CI run').size).toBe(n);
+  });
+});
+
+describe('case lookups: in (...) chunks, or one listing of the automated cases when fewer', () => {
+  // Cases for `names` (automationKey Suite.{name}), after `others` automated cases of other suites.
+  const space = (names: string[], others: number) =>
+    testSeed({
+      testCases: [
+        ...Array.from({ length: others }, (_, i) => ({
+          name: `other ${i}`,
+          automationKey: `Other.test${i}`,
+          status: 'ACTIVE' as const,
+        })),
+        ...names.map((name, i) => ({
+          name: `case ${i}`,
+          automationKey: `Suite.${name}`,
+          status: 'ACTIVE' as const,
+        })),
+      ],
+    });
+  const lookups = (emu: RunningEmulator) => emu.stats().byRoute['GET /test_cases'] ?? 0;
+  const named = (names: string[]) => report(names.map((name) => testOf('Suite', name, 'passed')));
+  // 150-character names: about 15 keys per 3.5 KB filter once URL-encoded, so 120 tests need 8 chunks.
+  const long = Array.from({ length: 120 }, (_, i) => `${'long name '.repeat(15)}${i}`);
+
+  test('short keys fill chunks of 100: ceil(N/100) lookups, however many cases the Space has', async () => {
+    const names = Array.from({ length: 150 }, (_, i) => `test${i}`);
+    const emu = await emulator({ seed: space(names, 1000) });
+    const result = await publish(clientOf(emu), options([named(names)]));
+    expect(result.unmatched).toEqual([]);
+    expect(lookups(emu)).toBe(2);
+  });
+
+  test('long keys, and the Space holds little else: the listing (2 pages) instead of 8 chunks', async () => {
+    const emu = await emulator({ seed: space(long, 30) });
+    const result = await publish(clientOf(emu), options([named(long)]));
+    expect(result.unmatched).toEqual([]);
+    expect(lookups(emu)).toBe(2);
+    expect(executionsOf(emu, 'CI run').size).toBe(long.length);
+  });
+
+  test('long keys in a big Space: one listing page tells its size, then the 8 chunks (one request over chunks alone)', async () => {
+    const emu = await emulator({ seed: space(long, 2000) });
+    const result = await publish(clientOf(emu), options([named(long)]));
+    expect(result.unmatched).toEqual([]);
+    expect(lookups(emu)).toBe(1 + 8);
   });
 });
 
@@ -346,6 +393,61 @@ describe('faults', () => {
       expectExact(emu, n, (i) => (outcome(i) === 'failed' ? 'FAILED' : 'PASSED'));
     },
   );
+
+  test('a short outage that outlasts the retries: those results get a second round, nothing lost or doubled', async () => {
+    const n = 60;
+    const emu = await emulator({ seed: caseSeed(n) });
+    const real = createUndiciTransport();
+    let sent = 0;
+    // Requests 40 to 54 reach the server and are processed, but every answer is lost: the POSTs
+    // create executions the client cannot know about until it looks.
+    const outage: Transport = async (req) => {
+      const answer = await real(req);
+      sent++;
+      if (sent >= 40 && sent < 55) throw Object.assign(new Error('reset'), { code: 'ECONNRESET' });
+      return answer;
+    };
+    const outcome = (i: number) => (i % 4 === 0 ? 'failed' : 'passed');
+    const result = await publish(
+      clientOf(emu, { transport: outage, retry: { maxAttempts: 2, retryBaseMs: 2 } }),
+      options([reportOf(n, outcome)]),
+    );
+    await real.close();
+    expectExact(emu, n, (i) => (outcome(i) === 'failed' ? 'FAILED' : 'PASSED'));
+    expect(result.warnings.join('\n')).toMatch(/result\(s\) hit a temporary failure .*once more/);
+    // A write that landed while its answer was lost reads as already there in the second round.
+    const { created, updated, unchanged } = result.writes;
+    expect(created + updated + unchanged).toBe(n);
+    expect(created + updated).toBeGreaterThan(n - 15);
+  });
+
+  test('a lasting outage stops the writes after a few failures in a row instead of trying every result', async () => {
+    const n = 100;
+    const emu = await emulator({ seed: caseSeed(n) });
+    const real = createUndiciTransport();
+    let sent = 0;
+    let afterOutage = 0;
+    const down: Transport = async (req) => {
+      if (++sent > 30) {
+        afterOutage++;
+        throw Object.assign(new Error('down'), { code: 'ECONNREFUSED' });
+      }
+      return real(req);
+    };
+    const outcome = (i: number) => (i % 5 === 0 ? 'failed' : 'passed');
+    const client = clientOf(emu, { transport: down, retry: { maxAttempts: 2 } });
+    const failure = await publish(client, options([reportOf(n, outcome)])).catch((e: Error) => e);
+    expect(failure).toBeInstanceOf(NetworkError);
+    expect((failure as Error).message).toMatch(
+      /\d+ of 100 results were written before this; running the same command again writes the rest/,
+    );
+    // Two attempts for each of at most 2 x (pool size + 1) results, not for all remaining ~88.
+    const pool = 2 * client.scheduler.concurrency;
+    expect(afterOutage).toBeLessThanOrEqual(2 * 2 * (pool + 1));
+    await real.close();
+    await publish(clientOf(emu), options([reportOf(n, outcome)]));
+    expectExact(emu, n, (i) => (outcome(i) === 'failed' ? 'FAILED' : 'PASSED'));
+  });
 
   test('three publishers with overlapping tests into one new cycle name at once: one cycle, one execution per case, the worst result', async () => {
     const n = 30;

@@ -325,9 +325,17 @@ export class ServiceClient {
     path: string,
     params: ListParams = {},
   ): AsyncGenerator<Resource<T>> {
+    for await (const page of this.pages<T>(path, params)) yield* page.data;
+  }
+
+  /** The pages of a list in cursor mode, for callers that decide after the first one. */
+  async *pages<T extends ResourceType>(
+    path: string,
+    params: ListParams = {},
+  ): AsyncGenerator<Page<T>> {
     let page = await this.page<T>(path, { ...params, after: '' });
     for (;;) {
-      yield* page.data;
+      yield page;
       if (!page.next || page.data.length === 0) return;
       page = await this.readPage<T>(page.next);
     }
@@ -451,7 +459,8 @@ export async function updateWithRetry<T extends ResourceType>(
     maxAttempts?: number;
   },
 ): Promise<{ resource: Resource<T>; written: boolean; attempts: number }> {
-  const maxAttempts = options.maxAttempts ?? 5;
+  // Each 412 means another writer got in between: progress, so a few more rounds than for faults.
+  const maxAttempts = options.maxAttempts ?? 8;
   let current = options.current?.etag ? options.current : undefined;
   for (let attempt = 1; ; attempt++) {
     current ??= await client.get(type, id);

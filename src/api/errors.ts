@@ -134,6 +134,19 @@ export class NetworkError extends TestcycleError {
   }
 }
 
+/**
+ * A failure that says the service was briefly unavailable, busy or raced, not that the request was
+ * wrong: 5xx, 429 and 412 after the scheduler's and the 412 helper's own retries, or no answer.
+ * Worth one more try later; anything else is not.
+ */
+export function isTransient(error: unknown): boolean {
+  if (error instanceof NetworkError) return true;
+  return (
+    error instanceof ServiceError &&
+    (error.status >= 500 || error.status === 429 || error.status === 412)
+  );
+}
+
 /** What a person can do about each status of SERVICE-API.md section 7. */
 export function hintFor(status: number, error: ServiceErrorObject = {}): string {
   const attribute = /^\/data\/attributes\/([^/]+)/.exec(error.source?.pointer ?? '')?.[1];

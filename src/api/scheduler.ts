@@ -122,6 +122,15 @@ export class Scheduler {
     this.allowance = this.rateLimit.count;
   }
 
+  /**
+   * How long a caller waits before a second round for work whose retries all failed: as long as
+   * the scheduler's own longest backoff, so a short outage is over by then.
+   */
+  get retryPauseMs(): number {
+    const { retryBaseMs, maxAttempts, maxBackoffMs } = this.policy;
+    return Math.min(maxBackoffMs, retryBaseMs * 2 ** (maxAttempts - 1));
+  }
+
   /** The pace currently allowed (requests per window); below the limit after 429s. */
   get currentAllowance(): number {
     return Math.floor(this.allowance);

@@ -176,20 +176,31 @@ export async function publish(
     options.progress?.(
       `writing ${total} results (${creates} new, ${updates} changed, ${unchanged} unchanged)`,
     );
-  await writePlan(client, plan, {
-    projectId: project.id,
-    cycleId: cycleResource.id,
-    merge: options.merge,
-    concurrency: options.concurrency ?? client.scheduler.concurrency,
-    onDone: (outcome) => {
-      done++;
-      if (outcome.created) created++;
-      else if (outcome.written) updated++;
-      else alreadyThere++;
-      final.set(outcome.caseId, outcome.result);
-      report();
-    },
-  });
+  try {
+    await writePlan(client, plan, {
+      projectId: project.id,
+      cycleId: cycleResource.id,
+      merge: options.merge,
+      concurrency: options.concurrency ?? client.scheduler.concurrency,
+      onDone: (outcome) => {
+        done++;
+        if (outcome.created) created++;
+        else if (outcome.written) updated++;
+        else alreadyThere++;
+        final.set(outcome.caseId, outcome.result);
+        report();
+      },
+      onRetryLater: (count, pauseMs, failure) =>
+        warn(
+          `${count} result(s) hit a temporary failure (${failure instanceof Error ? failure.message : String(failure)}); trying them once more in ${formatDuration(pauseMs)}`,
+        ),
+    });
+  } catch (error) {
+    // Nothing written is lost, and a re-run repeats none of it: say so, so that people re-run.
+    if (error instanceof TestcycleError && done > 0)
+      error.message += ` ${done} of ${total} results were written before this; running the same command again writes the rest and repeats nothing.`;
+    throw error;
+  }
   if (total > 0 && lastPct < 20) report(true);
 
   let finalCycle = cycleResource;
@@ -254,6 +265,7 @@ export function requestsOf(client: ServiceClient): PublishResult['requests'] {
 }
 
 function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
   const s = Math.round(ms / 1000);
   return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
 }

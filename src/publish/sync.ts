@@ -5,6 +5,7 @@
  * that changes costs GET (for its ETag) then PATCH; an unchanged one costs nothing.
  */
 import { type Resource, type ServiceClient, updateWithRetry } from '../api/client.js';
+import { isTransient } from '../api/errors.js';
 import { f } from '../api/filter.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { createOrFind } from './idempotent.js';
@@ -27,6 +28,8 @@ export type PlanItem =
   | { kind: 'create'; caseId: string; result: ExecutionResult }
   | { kind: 'update'; caseId: string; execution: ExistingExecution; result: ExecutionResult }
   | { kind: 'unchanged'; caseId: string; execution: ExistingExecution };
+
+type WriteItem = Exclude<PlanItem, { kind: 'unchanged' }>;
 
 export interface Plan {
   items: PlanItem[];
@@ -115,25 +118,61 @@ export interface WriteOutcome {
   written: boolean;
 }
 
+export interface WriteContext {
+  projectId: string;
+  cycleId: string;
+  merge: MergeMode;
+  concurrency: number;
+  onDone: (outcome: WriteOutcome) => void;
+  /** Told when results wait for a second round after a temporary failure. */
+  onRetryLater?: (count: number, pauseMs: number, firstFailure: unknown) => void;
+}
+
+/**
+ * Write every item that changes. A write whose retries all failed for a temporary reason (5xx,
+ * 429, no answer, a 412 race) waits for one more round after the others, so a short outage late
+ * in a long run costs a pause, not the run. A run of such failures with no success between them is
+ * an outage: it stops at once rather than retrying every remaining result.
+ */
 export async function writePlan(
   client: ServiceClient,
   plan: Plan,
-  context: {
-    projectId: string;
-    cycleId: string;
-    merge: MergeMode;
-    concurrency: number;
-    onDone: (outcome: WriteOutcome) => void;
-  },
+  context: WriteContext,
 ): Promise<void> {
-  const work = plan.items.filter((i) => i.kind !== 'unchanged');
-  await forEachPooled(work, Math.max(1, context.concurrency * 2), async (item) => {
-    const outcome =
-      item.kind === 'create'
-        ? await createExecution(client, item.caseId, item.result, context)
-        : await updateExecution(client, item.execution, item.result, context.merge);
-    context.onDone(outcome);
+  const work = plan.items.filter((i): i is WriteItem => i.kind !== 'unchanged');
+  const size = Math.max(1, context.concurrency * 2);
+  const later: WriteItem[] = [];
+  let firstFailure: unknown;
+  let failuresInARow = 0;
+  await forEachPooled(work, size, async (item) => {
+    try {
+      context.onDone(await writeItem(client, item, context, false));
+      failuresInARow = 0;
+    } catch (error) {
+      if (!isTransient(error) || ++failuresInARow > size) throw error;
+      firstFailure ??= error;
+      later.push(item);
+    }
   });
+  if (later.length === 0) return;
+  const pauseMs = client.scheduler.retryPauseMs;
+  context.onRetryLater?.(later.length, pauseMs, firstFailure);
+  await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  // The first round's create may have landed before its answer was lost: look before creating.
+  await forEachPooled(later, size, async (item) =>
+    context.onDone(await writeItem(client, item, context, true)),
+  );
+}
+
+function writeItem(
+  client: ServiceClient,
+  item: WriteItem,
+  context: WriteContext,
+  lookFirst: boolean,
+): Promise<WriteOutcome> {
+  return item.kind === 'create'
+    ? createExecution(client, item.caseId, item.result, context, lookFirst)
+    : updateExecution(client, item.execution, item.result, context.merge);
 }
 
 async function createExecution(
@@ -141,23 +180,28 @@ async function createExecution(
   caseId: string,
   result: ExecutionResult,
   context: { projectId: string; cycleId: string; merge: MergeMode },
+  lookFirst: boolean,
 ): Promise<WriteOutcome> {
-  const { value, created } = await createOrFind<Resource<'test_case_executions'>>(
-    () =>
-      client.create('test_case_executions', {
-        projectId: context.projectId,
-        testCaseId: caseId,
-        testCycleId: context.cycleId,
-      }),
-    // Another publisher created it (409), or our POST landed but its answer was lost.
-    async () =>
-      (
-        await client.page<'test_case_executions'>('/test_case_executions', {
-          filter: f.and(f.eq('testCycleId', context.cycleId), f.eq('testCaseId', caseId)),
-          pageSize: 1,
-        })
-      ).data[0],
-  );
+  // Another publisher created it (409), or our POST landed but its answer was lost.
+  const find = async () =>
+    (
+      await client.page<'test_case_executions'>('/test_case_executions', {
+        filter: f.and(f.eq('testCycleId', context.cycleId), f.eq('testCaseId', caseId)),
+        pageSize: 1,
+      })
+    ).data[0];
+  const existing = lookFirst ? await find() : undefined;
+  const { value, created } = existing
+    ? { value: existing, created: false }
+    : await createOrFind<Resource<'test_case_executions'>>(
+        () =>
+          client.create('test_case_executions', {
+            projectId: context.projectId,
+            testCaseId: caseId,
+            testCycleId: context.cycleId,
+          }),
+        find,
+      );
   if (!created) {
     const outcome = await updateExecution(
       client,
