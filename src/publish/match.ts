@@ -1,9 +1,10 @@
 /**
  * Matching report tests to test cases: an explicit key (--key-pattern, in the name or a property)
  * wins, else the automationKey built from --automation-key. Lookups are bulk `in (...)` filters in
- * chunks that keep URLs short; `--create-missing-cases` creates the rest.
+ * chunks that keep URLs short, or one listing of the automated cases when that is fewer requests;
+ * `--create-missing-cases` creates the rest.
  */
-import { type Resource, type ServiceClient } from '../api/client.js';
+import { type ListParams, type Resource, type ServiceClient } from '../api/client.js';
 import { ConfigError } from '../api/errors.js';
 import { chunkIn, f } from '../api/filter.js';
 import type { Logger } from '../api/redact.js';
@@ -122,30 +123,12 @@ export async function matchTests(
     for await (const r of client.iterate<'test_cases'>('/test_cases', { filter, fields }))
       byKey.set(String(r.attributes.testCaseKey), toCase(r));
   }
-  // Keys too long for a URL are matched by one listing of the automated cases instead.
-  const fitting = autos.filter(
-    (a) => encodeURIComponent(JSON.stringify(a)).length + 40 <= MAX_FILTER_CHARS,
-  );
-  if (fitting.length < autos.length) {
-    for await (const r of client.iterate<'test_cases'>('/test_cases', {
-      filter: f.isNotNull('automationKey'),
-      fields,
-    })) {
-      byAuto.set(String(r.attributes.automationKey), toCase(r));
-    }
-  } else {
-    for (const filter of chunkIn('automationKey', fitting, {
-      maxItems: PAGE,
-      maxEncodedLength: MAX_FILTER_CHARS,
-    })) {
-      for await (const r of client.iterate<'test_cases'>('/test_cases', { filter, fields })) {
-        const auto = String(r.attributes.automationKey);
-        // Two live cases with one automationKey: take the lowest key, deterministically.
-        const seen = byAuto.get(auto);
-        if (!seen || String(r.attributes.testCaseKey ?? r.id) < String(seen.key ?? seen.id))
-          byAuto.set(auto, toCase(r));
-      }
-    }
+  for (const r of await casesByAutomationKey(client, autos, fields)) {
+    const auto = String(r.attributes.automationKey);
+    // Two live cases with one automationKey: take the lowest key, deterministically.
+    const seen = byAuto.get(auto);
+    if (!seen || String(r.attributes.testCaseKey ?? r.id) < String(seen.key ?? seen.id))
+      byAuto.set(auto, toCase(r));
   }
 
   const byTest = new Map<number, MatchedCase>();
@@ -195,6 +178,53 @@ export async function matchTests(
     }
   }
   return { byTest, unmatched, casesCreated };
+}
+
+/**
+ * The cases with these automationKeys, in the fewest requests: `in (...)` chunks, or one listing of
+ * every automated case when that takes fewer pages. Short keys fill chunks of 100 and no listing
+ * can beat that, so they never pay for a look. Long keys make chunks small: then the listing's
+ * first page, which gives the number of automated cases, decides (at worst one request more).
+ * Keys too long for any URL can only be found by the listing.
+ */
+async function casesByAutomationKey(
+  client: ServiceClient,
+  autos: string[],
+  fields: ListParams['fields'],
+): Promise<Resource<'test_cases'>[]> {
+  const chunksOf = (keys: string[]) =>
+    chunkIn('automationKey', keys, { maxItems: PAGE, maxEncodedLength: MAX_FILTER_CHARS });
+  const fitting = autos.filter(
+    (a) => encodeURIComponent(JSON.stringify(a)).length + 40 <= MAX_FILTER_CHARS,
+  );
+  const mustList = fitting.length < autos.length;
+  const chunkCount = chunksOf(fitting).length;
+  const found: Resource<'test_cases'>[] = [];
+  let rest = fitting;
+  if (mustList || chunkCount - Math.ceil(fitting.length / PAGE) >= 2) {
+    const listing = client.pages<'test_cases'>('/test_cases', {
+      filter: f.isNotNull('automationKey'),
+      fields,
+    });
+    for await (const page of listing) {
+      found.push(...page.data);
+      if (mustList) continue;
+      // After the first page: the rest of the listing, or chunks for the keys still missing.
+      const seen = new Set(found.map((r) => String(r.attributes.automationKey)));
+      rest = fitting.filter((a) => !seen.has(a));
+      const pagesLeft =
+        page.totalCount === undefined ? Infinity : Math.ceil(page.totalCount / PAGE) - 1;
+      if (page.next && pagesLeft <= chunksOf(rest).length) continue;
+      if (!page.next) rest = [];
+      break;
+    }
+    if (mustList) return found;
+  }
+  for (const filter of chunksOf(rest)) {
+    for await (const r of client.iterate<'test_cases'>('/test_cases', { filter, fields }))
+      found.push(r);
+  }
+  return found;
 }
 
 export function display(test: TestResult): string {
