@@ -65,6 +65,13 @@ function cli(args: string[], env: Record<string, string>, killWhen?: () => boole
   });
 }
 
+/** The CLI's environment for one emulator: its URL, the read-write token, a pace. */
+const envOf = (emu: { url: string }, rateLimit = '100000/1m') => ({
+  TESTCYCLE_BASE_URL: emu.url,
+  TESTCYCLE_TOKEN: RW,
+  TESTCYCLE_RATE_LIMIT: rateLimit,
+});
+
 /** Exit 0; otherwise the failure shows what the CLI said, so a rare failure can be diagnosed. */
 function expectSuccess(run: Run) {
   expect({ code: run.code, said: run.code === 0 ? '' : run.stderr.slice(-2000) }).toEqual({
@@ -110,11 +117,7 @@ describe('chaos: 10 seeds x 300 results', () => {
           'Chaos',
           '--json',
         ],
-        {
-          TESTCYCLE_BASE_URL: emu.url,
-          TESTCYCLE_TOKEN: RW,
-          TESTCYCLE_RATE_LIMIT: '100000/1m',
-        },
+        envOf(emu),
       );
       expectSuccess(run);
       expectExact(emu, 'Chaos', n, (i) => outcomeOf(i, seed));
@@ -142,11 +145,7 @@ describe('kill and resume: SIGKILL of the CLI at 10 random points, then a re-run
         rateLimit: '100000/1m',
         chaos: 'latency=2-8,seed=3',
       });
-      const env = {
-        TESTCYCLE_BASE_URL: emu.url,
-        TESTCYCLE_TOKEN: RW,
-        TESTCYCLE_RATE_LIMIT: '100000/1m',
-      };
+      const env = envOf(emu);
       const report = junit(n, (i) => outcomeOf(i), `kill${killAt}.xml`);
       const killed = await cli(
         ['publish', '--report', report, '--cycle-name', 'Killed'],
@@ -183,11 +182,7 @@ describe('concurrency', () => {
         rateLimit: '100000/1m',
         chaos: 'latency=0-6,seed=11',
       });
-      const env = {
-        TESTCYCLE_BASE_URL: emu.url,
-        TESTCYCLE_TOKEN: RW,
-        TESTCYCLE_RATE_LIMIT: '100000/1m',
-      };
+      const env = envOf(emu);
       // Publisher p reports every test; it fails test i when i % k === p and i is even.
       const runs = await Promise.all(
         Array.from({ length: k }, (_, p) =>
@@ -213,7 +208,7 @@ describe('concurrency', () => {
   test('three publishers sharing one token at its limit: nothing lost', async () => {
     const n = 40;
     const emu = await emulator({ seed: caseSeed(n), rateLimit: '60/1s' });
-    const env = { TESTCYCLE_BASE_URL: emu.url, TESTCYCLE_TOKEN: RW, TESTCYCLE_RATE_LIMIT: '60/1s' };
+    const env = envOf(emu, '60/1s');
     const runs = await Promise.all(
       [0, 1, 2].map((p) =>
         cli(
