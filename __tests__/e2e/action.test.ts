@@ -250,6 +250,14 @@ describe('action: publish', () => {
       'cycle-name': 'X',
     });
     expect(missing.stdout).toMatch(/::error::.*nope\/\*\.xml: matches no file/);
+    // Inputs are checked before reports: the bad input is named although the report is missing.
+    const pace = await runAction({
+      ...base(emu.url),
+      reports: join(dir, 'nope/*.xml'),
+      'cycle-name': 'X',
+      'rate-limit': 'fast',
+    });
+    expect(pace.stdout).toContain('::error::input rate-limit: "fast" is not COUNT/WINDOW');
     expect(emu.stats().total).toBe(0);
   });
 });

@@ -3,9 +3,11 @@
  * imports @actions/*; the work lives in src/publish, src/api and src/reports.
  */
 import * as core from '@actions/core';
+import { normalizeBaseUrl } from '../api/base-url.js';
 import { type Resource, ServiceClient } from '../api/client.js';
 import { ConfigError, messageOf, TestcycleError } from '../api/errors.js';
 import { createLogger, Redactor } from '../api/redact.js';
+import { parseRateLimit } from '../api/scheduler.js';
 import {
   choice,
   closeCycle,
@@ -45,26 +47,10 @@ export async function run(): Promise<void> {
       redactor,
       boolInput('verbose') ? 'debug' : 'info',
     );
-    // Reports first: a missing or broken report fails before any request.
-    let reports: ParsedReport[] = [];
-    let settings;
-    if (mode === 'publish') {
-      settings = publishSettings(inputSource, process.env);
-      const patterns = reportPatterns();
-      if (patterns.length === 0)
-        throw new ConfigError(
-          'input reports',
-          'is required in mode publish: globs of report files, one per line.',
-        );
-      reports = await readReports(patterns, {
-        format: settings.format,
-        maxBytes: integerInput('max-report-bytes', DEFAULT_MAX_BYTES),
-      });
-    }
     const client = new ServiceClient({
-      baseUrl: core.getInput('base-url', { required: true }),
+      baseUrl: normalizeBaseUrl(core.getInput('base-url', { required: true }), 'input base-url'),
       token,
-      rateLimit: core.getInput('rate-limit') || '100/1m',
+      rateLimit: parseRateLimit(core.getInput('rate-limit') || '100/1m', 'input rate-limit'),
       concurrency: integerInput('concurrency', 4),
       timeoutMs: integerInput('timeout-ms', 30_000, 100),
       redactor,
@@ -72,6 +58,22 @@ export async function run(): Promise<void> {
       userAgent: 'testcycle-action',
     });
     try {
+      // Inputs first, then reports: a bad input or a broken report fails before any request.
+      let reports: ParsedReport[] = [];
+      let settings;
+      if (mode === 'publish') {
+        settings = publishSettings(inputSource, process.env);
+        const patterns = reportPatterns();
+        if (patterns.length === 0)
+          throw new ConfigError(
+            'input reports',
+            'is required in mode publish: globs of report files, one per line.',
+          );
+        reports = await readReports(patterns, {
+          format: settings.format,
+          maxBytes: integerInput('max-report-bytes', DEFAULT_MAX_BYTES),
+        });
+      }
       let result: PublishResult | undefined;
       if (mode === 'publish') {
         result = await publish(client, {

@@ -2,14 +2,17 @@
  * Flags shared by every command that talks to the service (DESIGN.md "common"), resolved from
  * argv first, then the environment. Only this adapter reads process.env.
  */
+import { normalizeBaseUrl } from '../api/base-url.js';
 import { ConfigError } from '../api/errors.js';
+import { parseRateLimit, type RateLimit } from '../api/scheduler.js';
 
+/** Parsed and checked, so that a bad flag fails before any report is read or request sent. */
 export interface CommonOptions {
-  baseUrl: string;
+  baseUrl: URL;
   token: string;
   concurrency: number;
   timeoutMs: number;
-  rateLimit: string;
+  rateLimit: RateLimit;
   verbose: boolean;
   linkTemplate?: string;
   /** Backoff base (ms); TESTCYCLE_RETRY_BASE_MS, for emulators and tests with injected faults. */
@@ -65,12 +68,16 @@ export function commonOptions(
     );
   if (!token)
     throw new ConfigError('--token', 'is required: set TESTCYCLE_TOKEN from your CI secret store.');
+  const rateLimitSource = str('rate-limit') ? '--rate-limit' : 'TESTCYCLE_RATE_LIMIT';
   return {
-    baseUrl,
+    baseUrl: normalizeBaseUrl(baseUrl, str('base-url') ? '--base-url' : 'TESTCYCLE_BASE_URL'),
     token,
     concurrency: integerFlag(str('concurrency'), 'concurrency', 4),
     timeoutMs: integerFlag(str('timeout-ms'), 'timeout-ms', 30_000, 100),
-    rateLimit: str('rate-limit') ?? env.TESTCYCLE_RATE_LIMIT ?? '100/1m',
+    rateLimit: parseRateLimit(
+      str('rate-limit') ?? env.TESTCYCLE_RATE_LIMIT ?? '100/1m',
+      rateLimitSource,
+    ),
     verbose: values.verbose === true,
     linkTemplate: str('link-template'),
     ...(env.TESTCYCLE_RETRY_BASE_MS ? { retry: retryBase(env.TESTCYCLE_RETRY_BASE_MS) } : {}),

@@ -193,7 +193,15 @@ export async function main(argv: string[], io: CliIO): Promise<number> {
       });
     } catch (error) {
       const detail = messageOf(error).replace(/\. To specify a positional argument.*$/s, '');
-      throw new ConfigError('arguments', `${detail.replace(/\.$/, '')}. Usage: ${command.usage}`);
+      // The usual cause: an unquoted glob that the shell expanded into many file names.
+      const hint =
+        command.flags && 'report' in command.flags && /positional/.test(detail)
+          ? ' Quote --report globs so that the shell leaves them to testcycle: --report "build/**/*.xml".'
+          : '';
+      throw new ConfigError(
+        'arguments',
+        `${detail.replace(/\.$/, '')}.${hint} Usage: ${command.usage}`,
+      );
     }
     if (parsed.values.help) {
       io.stdout(`usage: ${command.usage}\n\n${command.summary}\n\n${COMMON_HELP}`);

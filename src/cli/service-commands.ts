@@ -90,8 +90,8 @@ function source(values: CommandContext['values']): SettingSource {
 async function withClient<T>(
   ctx: CommandContext,
   work: (client: ServiceClient) => Promise<T>,
+  options = commonOptions(ctx.values, ctx.io.env),
 ): Promise<T> {
-  const options = commonOptions(ctx.values, ctx.io.env);
   const client = new ServiceClient({
     ...options,
     redactor: ctx.redactor,
@@ -108,6 +108,8 @@ async function withClient<T>(
 export async function runPublishCommand(ctx: CommandContext): Promise<number> {
   const { values, io } = ctx;
   const settings = publishSettings(source(values), io.env);
+  // Every flag is checked before a report is read: a usage error is the first thing to fix.
+  const common = commonOptions(values, io.env);
   const patterns = (values.report as string[] | undefined) ?? [];
   if (patterns.length === 0)
     throw new ConfigError(
@@ -126,21 +128,25 @@ export async function runPublishCommand(ctx: CommandContext): Promise<number> {
   );
   // Reports first: a missing or broken report fails before any request.
   const reports = await readReports(patterns, { format: settings.format, maxBytes });
-  return withClient(ctx, async (client) => {
-    const result = await publish(client, {
-      ...settings,
-      reports,
-      logger: ctx.logger,
-      progress: (line) => ctx.logger.info(line),
-    });
-    return await finish(
-      ctx,
-      result,
-      renderSummary(result, reports, {
-        linkTemplate: ctx.values['link-template'] as string | undefined,
-      }),
-    );
-  });
+  return withClient(
+    ctx,
+    async (client) => {
+      const result = await publish(client, {
+        ...settings,
+        reports,
+        logger: ctx.logger,
+        progress: (line) => ctx.logger.info(line),
+      });
+      return await finish(
+        ctx,
+        result,
+        renderSummary(result, reports, {
+          linkTemplate: ctx.values['link-template'] as string | undefined,
+        }),
+      );
+    },
+    common,
+  );
 }
 
 export async function runGateCommand(ctx: CommandContext): Promise<number> {

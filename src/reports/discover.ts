@@ -1,4 +1,9 @@
-/** Report discovery: globs with `!` excludes; a pattern that matches nothing is an error by default. */
+/**
+ * Report discovery: globs with `!` excludes; a directory stands for the report files in it; a
+ * pattern that matches nothing is an error by default.
+ */
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import fg from 'fast-glob';
 import { ReportError } from './model.js';
 
@@ -19,21 +24,37 @@ export async function discoverReports(
     throw new ReportError('--report', 'needs at least one pattern that is not an exclude (!).');
   const found = new Set<string>();
   for (const pattern of includes) {
-    const matches = await fg(pattern, {
+    const directory = await isDirectory(resolve(cwd, pattern));
+    const glob = directory
+      ? `${fg.convertPathToPattern(pattern.replace(/[\\/]+$/, '') || '/')}/${REPORT_FILES}`
+      : pattern;
+    const matches = await fg(glob, {
       cwd,
       ignore: excludes,
       onlyFiles: true,
-      dot: true,
+      // Hidden files inside a directory are tool state (Playwright's .last-run.json), not reports.
+      dot: !directory,
       followSymbolicLinks: true,
       unique: true,
     });
     if (matches.length === 0 && (options.failOnEmpty ?? true)) {
       throw new ReportError(
         pattern,
-        `matches no file (in ${cwd}${excludes.length ? `, excluding ${excludes.join(', ')}` : ''}); check the path or the step that writes the reports.`,
+        `${directory ? `is a directory with no report files (${REPORT_FILES}) in it` : 'matches no file'} (in ${cwd}${excludes.length ? `, excluding ${excludes.join(', ')}` : ''}); check the path or the step that writes the reports.`,
       );
     }
     for (const m of matches.sort()) found.add(m);
   }
   return [...found];
+}
+
+/** What a directory given as a pattern stands for: the files of the formats testcycle reads. */
+const REPORT_FILES = '**/*.{xml,json,jsonl,trx}';
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
 }

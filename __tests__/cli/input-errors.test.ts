@@ -1,0 +1,66 @@
+/** Bad input at the CLI: one clear line naming the flag, the right exit code, nothing sent. */
+import { main, type CliIO } from '../../src/cli/main.js';
+import { closeEmulators, emulator, RW } from '../helpers/emulator.js';
+import { caseSeed } from '../helpers/publish.js';
+
+afterEach(closeEmulators);
+
+async function run(args: string[], env: Record<string, string>) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io: CliIO = { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env };
+  const code = await main(args, io);
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+test('every flag is checked before a report is read: a bad flag is exit 2 even when the report is missing too', async () => {
+  const env = { TESTCYCLE_BASE_URL: 'https://eu.example.test', TESTCYCLE_TOKEN: RW };
+  const publish = ['publish', '--report', 'missing/*.xml', '--cycle-name', 'x'];
+  const cases: [string[], Record<string, string>, RegExp][] = [
+    [['--rate-limit', '0/1m'], env, /--rate-limit: "0\/1m" is not COUNT\/WINDOW/],
+    [[], { ...env, TESTCYCLE_RATE_LIMIT: 'fast' }, /TESTCYCLE_RATE_LIMIT: "fast" is not COUNT/],
+    [['--timeout-ms', 'soon'], env, /--timeout-ms/],
+    [['--base-url', 'http://eu.example.test'], env, /--base-url: must use https/],
+    [[], { TESTCYCLE_TOKEN: RW }, /--base-url: is required/],
+  ];
+  for (const [extra, environment, message] of cases) {
+    const result = await run([...publish, ...extra], environment);
+    expect({ code: result.code, err: result.err }).toEqual({
+      code: 2,
+      err: expect.stringMatching(message),
+    });
+    expect(result.err).not.toContain(RW);
+  }
+  // With good flags, the missing report is what fails (exit 4), still before any request.
+  expect((await run(publish, env)).code).toBe(4);
+});
+
+test('an unquoted glob that the shell expanded gets a hint to quote it', async () => {
+  const result = await run(
+    ['parse', '--report', 'examples/reports/junit/a.xml', 'examples/reports/junit/b.xml'],
+    {},
+  );
+  expect(result.code).toBe(2);
+  expect(result.err).toContain(
+    "Unexpected argument 'examples/reports/junit/b.xml'. This command does not take positional arguments. Quote --report globs",
+  );
+});
+
+test('--report DIRECTORY publishes the reports in it', async () => {
+  const emu = await emulator({ seed: caseSeed(0), rateLimit: '1000/1m' });
+  const result = await run(
+    [
+      'publish',
+      '--report',
+      'examples/reports/',
+      '--cycle-name',
+      'Dir',
+      '--create-missing-cases',
+      '--json',
+    ],
+    { TESTCYCLE_BASE_URL: emu.url, TESTCYCLE_TOKEN: RW, TESTCYCLE_RATE_LIMIT: '1000/1m' },
+  );
+  expect(result.code).toBe(0);
+  // 13 JUnit tests and 4 Playwright tests, as `testcycle parse --report examples/reports` lists them.
+  expect(JSON.parse(result.out).counts.total).toBe(17);
+});

@@ -1,0 +1,51 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { discoverReports } from '../../src/reports/discover.js';
+import { ReportError } from '../../src/reports/model.js';
+
+function tree(files: string[]): string {
+  const root = mkdtempSync(join(tmpdir(), 'testcycle-discover-'));
+  for (const file of files) {
+    mkdirSync(join(root, file, '..'), { recursive: true });
+    writeFileSync(join(root, file), '<testsuites/>');
+  }
+  return root;
+}
+
+describe('report discovery', () => {
+  test('globs with ! excludes, sorted and without repeats', async () => {
+    const cwd = tree(['a/TEST-2.xml', 'a/TEST-1.xml', 'a/skip/TEST-3.xml', 'b/x.xml']);
+    const found = await discoverReports(['a/**/*.xml', 'a/TEST-1.xml', '!a/skip/**'], { cwd });
+    expect(found).toEqual(['a/TEST-1.xml', 'a/TEST-2.xml']);
+  });
+
+  test('a directory stands for the report files in it, hidden tool state left out', async () => {
+    const cwd = tree([
+      'test-results/junit/TEST-a.xml',
+      'test-results/results.json',
+      'test-results/run.trx',
+      'test-results/.last-run.json',
+      'test-results/trace.zip',
+      'test-results/notes.txt',
+    ]);
+    for (const pattern of ['test-results', 'test-results/', './test-results'])
+      expect(
+        (await discoverReports([pattern], { cwd })).map((f) => f.replace(/^\.\//, '')),
+      ).toEqual([
+        'test-results/junit/TEST-a.xml',
+        'test-results/results.json',
+        'test-results/run.trx',
+      ]);
+  });
+
+  test('a pattern that matches nothing names itself and says what to check; an empty directory says it is one', async () => {
+    const cwd = tree(['empty/notes.txt']);
+    await expect(discoverReports(['nope/*.xml'], { cwd })).rejects.toThrow(
+      /nope\/\*\.xml: matches no file \(in .*\); check the path or the step that writes the reports/,
+    );
+    const error = await discoverReports(['empty'], { cwd }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ReportError);
+    expect((error as Error).message).toMatch(/^empty: is a directory with no report files/);
+  });
+});
