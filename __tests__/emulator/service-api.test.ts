@@ -841,6 +841,43 @@ describe('emulator contract (DESIGN.md)', () => {
     expect(a.filter((s) => s === 503).length).toBeGreaterThan(0);
   });
 
+  test('chaos does not depend on arrival order: the same requests in another order, created records included, meet the same faults', async () => {
+    const run = async (order: number[]) => {
+      const emu = await emulator({ chaos: '429=0.15,5xx=0.15,etag-bump=0.3,seed=7' });
+      const met: Record<string, number[]> = {};
+      const ids: Record<number, string> = {};
+      // Creates until each case exists, then a GET and an If-Match PATCH of each created case.
+      for (const i of order) {
+        met[i] = [];
+        for (;;) {
+          const res = await call(emu, 'POST', '/test_cases', {
+            body: doc('test_cases', { projectId: PROJECT, name: `case ${i}`, rank: 1 }),
+          });
+          met[i]!.push(res.status);
+          if (res.status === 201) {
+            ids[i] = res.body.data.id;
+            break;
+          }
+        }
+      }
+      for (const i of order) {
+        const got = await call(emu, 'GET', `/test_cases/${ids[i]}`);
+        const patched = await call(emu, 'PATCH', `/test_cases/${ids[i]}`, {
+          body: doc('test_cases', { description: 'x' }, ids[i]),
+          headers: { 'if-match': got.etag ?? '"none"' },
+        });
+        met[i]!.push(got.status, patched.status);
+      }
+      await emu.close();
+      return met;
+    };
+    const forward = Array.from({ length: 25 }, (_, i) => i);
+    const a = await run(forward);
+    expect(await run([...forward].reverse())).toEqual(a);
+    const all = Object.values(a).flat();
+    for (const status of [201, 200, 412, 429, 503]) expect(all).toContain(status);
+  });
+
   test('chaos etag-bump makes a write with a fresh ETag fail with 412', async () => {
     const emu = await emulator({ chaos: 'etag-bump=1,seed=1' });
     const cycle = await mkCycle(emu, 'c', 'DRAFT');

@@ -1,6 +1,8 @@
 /**
  * `--chaos "429=0.1,5xx=0.05,reset=0.02,latency=5-50,etag-bump=0.1,seed=42"` (DESIGN.md): injected
- * faults, deterministic for a seed (one PRNG draw sequence per server).
+ * faults, deterministic for a seed. What a request meets depends on the seed, on what the request
+ * is and on how often that same request came before, not on when it arrived: concurrent clients
+ * meet the same faults on every run, so a failing seed can be run again and looked at.
  */
 
 export interface ChaosOptions {
@@ -80,34 +82,72 @@ export function prng(seed: number): () => number {
 
 export type ChaosFault = 'none' | '429' | '5xx' | 'reset-before' | 'reset-after';
 
+export interface ChaosDecision {
+  latencyMs: number;
+  fault: ChaosFault;
+  /** A concurrent edit changes the record's ETag before this (If-Match) write is checked. */
+  etagBump: boolean;
+}
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
 export class Chaos {
-  private readonly random: () => number;
-  constructor(readonly options: ChaosOptions) {
-    this.random = prng(options.seed);
-  }
+  /** Record id -> a name that is the same on every run (ids themselves are random). */
+  private readonly names = new Map<string, string>();
+  /** How often each request (by the hash of its identity) has come so far. */
+  private readonly seen = new Map<number, number>();
+
+  constructor(readonly options: ChaosOptions) {}
 
   get active(): boolean {
     const o = this.options;
     return o.rate429 + o.rate5xx + o.rateReset + o.rateEtagBump > 0 || o.latencyMs[1] > 0;
   }
 
-  latency(): number {
-    const [min, max] = this.options.latencyMs;
-    return max <= 0 ? 0 : min + Math.floor(this.random() * (max - min + 1));
+  /** Give a record its stable name: its place in the seed, or the request that created it. */
+  name(id: string, name: string): void {
+    this.names.set(id, name);
   }
 
-  /** One draw per request, so a seed gives the same fault sequence for the same request sequence. */
-  fault(): ChaosFault {
+  /** What a request is, the same on every run: method, path, query and body, ids by their names. */
+  identify(method: string, pathAndQuery: string, body: string): string {
+    return `${method} ${pathAndQuery} ${body}`.replace(UUID, (id) => this.names.get(id) ?? id);
+  }
+
+  /** Latency, at most one fault, and an ETag bump, drawn for the n-th arrival of this request. */
+  decide(identity: string): ChaosDecision {
+    const key = hash53(identity);
+    const n = (this.seen.get(key) ?? 0) + 1;
+    this.seen.set(key, n);
+    const random = prng(hash53(`${this.options.seed}:${n}:${key}`) % 4294967296);
     const o = this.options;
-    const r = this.random();
-    if (r < o.rate429) return '429';
-    if (r < o.rate429 + o.rate5xx) return '5xx';
-    if (r < o.rate429 + o.rate5xx + o.rateReset)
-      return this.random() < 0.5 ? 'reset-before' : 'reset-after';
-    return 'none';
+    const [min, max] = o.latencyMs;
+    const latencyMs = max <= 0 ? 0 : min + Math.floor(random() * (max - min + 1));
+    const r = random();
+    const fault: ChaosFault =
+      r < o.rate429
+        ? '429'
+        : r < o.rate429 + o.rate5xx
+          ? '5xx'
+          : r < o.rate429 + o.rate5xx + o.rateReset
+            ? random() < 0.5
+              ? 'reset-before'
+              : 'reset-after'
+            : 'none';
+    return { latencyMs, fault, etagBump: random() < o.rateEtagBump };
   }
+}
 
-  etagBump(): boolean {
-    return this.options.rateEtagBump > 0 && this.random() < this.options.rateEtagBump;
+/** cyrb53: a 53-bit string hash, so that distinct requests practically never share a counter. */
+function hash53(text: string): number {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
   }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
 }

@@ -10,6 +10,7 @@ import { openApiDocument, filterReference } from './describe.js';
 import { compileRoutes, matchRoute, type Route } from './routes.js';
 import { demoSeed, type Region, type Role, type Seed } from './seed.js';
 import { EmulatorService } from './service.js';
+import { RESOURCE_TYPES } from '../schema/resources.js';
 
 export interface EmulatorOptions {
   host?: string;
@@ -76,6 +77,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const chaos = new Chaos(
     typeof options.chaos === 'string' ? parseChaos(options.chaos) : (options.chaos ?? NO_CHAOS),
   );
+  // Seeded records are named by their place in the seed (their ids may be random).
+  for (const type of RESOURCE_TYPES)
+    [...service.store.all(type)].forEach((record, i) => chaos.name(record.id, `${type}#${i}`));
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
   let stats = emptyStats();
 
@@ -155,12 +159,20 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const matched = matchRoute(routes, method, segments);
     if (matched && 'route' in matched) routeName = matched.route.name;
 
+    // The body is read first: chaos decides by what a request is, body included.
+    const raw = await readBody(req, maxBody);
     // Chaos: latency, then at most one fault for this request.
-    if (chaos.active) {
-      const delay = chaos.latency();
-      if (delay > 0) await new Promise((r) => setTimeout(r, delay));
-    }
-    const fault = chaos.active ? chaos.fault() : 'none';
+    const identity = chaos.active
+      ? chaos.identify(
+          method,
+          url.pathname + url.search,
+          raw === 'too-large' ? raw : raw.toString(),
+        )
+      : '';
+    const decision = chaos.active ? chaos.decide(identity) : undefined;
+    if (decision && decision.latencyMs > 0)
+      await new Promise((r) => setTimeout(r, decision.latencyMs));
+    const fault = decision?.fault ?? 'none';
     if (fault === 'reset-before') {
       count(method, routeName, 'reset');
       req.socket.destroy();
@@ -217,7 +229,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return fail(new ApiError(403, 'FORBIDDEN', MESSAGES.readOnly));
 
     // Body.
-    const raw = await readBody(req, maxBody);
     if (raw === 'too-large')
       return fail(new ApiError(413, 'PAYLOAD_TOO_LARGE', MESSAGES.tooLarge(maxBody)));
     let body: unknown;
@@ -245,9 +256,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       typeof req.headers['if-match'] === 'string' ? req.headers['if-match'] : undefined;
     if (
       ifMatch &&
-      chaos.active &&
-      (route.kind === 'update' || route.kind === 'delete' || route.kind === 'restore') &&
-      chaos.etagBump()
+      decision?.etagBump &&
+      (route.kind === 'update' || route.kind === 'delete' || route.kind === 'restore')
     ) {
       // A concurrent edit between the client's read and its write.
       const record = service.store.get(route.type!, matched.id!);
@@ -273,6 +283,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     } catch (error) {
       if (error instanceof ApiError) return fail(error);
       throw error;
+    }
+    if (chaos.active && route.kind === 'create' && result.status === 201) {
+      // A created record is named by the request that made it, the same on every run.
+      const created = (result.body as { data?: { id?: unknown } } | undefined)?.data?.id;
+      if (typeof created === 'string') chaos.name(created, `(${identity})`);
     }
     if (fault === 'reset-after') {
       // Processed, but the answer is lost: the client must look before it repeats a create.
