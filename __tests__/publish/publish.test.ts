@@ -1,7 +1,7 @@
 /**
  * Publish against the emulator, counting requests through its stats (issue 5's "done when").
  */
-import { NetworkError } from '../../src/api/errors.js';
+import { InterruptedError, NetworkError } from '../../src/api/errors.js';
 import type { Transport } from '../../src/api/transport.js';
 import { createUndiciTransport } from '../../src/api/transport.js';
 import { publish, type PublishResult } from '../../src/publish/index.js';
@@ -445,6 +445,34 @@ describe('faults', () => {
     const pool = 2 * client.scheduler.concurrency;
     expect(afterOutage).toBeLessThanOrEqual(2 * 2 * (pool + 1));
     await real.close();
+    await publish(clientOf(emu), options([reportOf(n, outcome)]));
+    expectExact(emu, n, (i) => (outcome(i) === 'failed' ? 'FAILED' : 'PASSED'));
+  });
+
+  test('interrupted (an aborted signal): stops between writes, none left half done; a re-run completes', async () => {
+    const n = 60;
+    const emu = await emulator({ seed: caseSeed(n), chaos: 'latency=1-3,seed=5' });
+    const outcome = (i: number) => (i % 6 === 0 ? 'failed' : 'passed');
+    const stop = new AbortController();
+    const watch = setInterval(() => emu.stats().total >= 40 && stop.abort(), 1);
+    const failure = await publish(
+      clientOf(emu),
+      options([reportOf(n, outcome)], { signal: stop.signal }),
+    ).catch((e: Error) => e);
+    clearInterval(watch);
+    expect(failure).toBeInstanceOf(InterruptedError);
+    const written = Number(
+      /(\d+) of 60 results were written/.exec((failure as Error).message)?.[1],
+    );
+    expect(written).toBeGreaterThan(0);
+    expect(written).toBeLessThan(n);
+    // Every execution that exists holds its result: an item under way finished its PATCH.
+    const state = executionsOf(emu, 'CI run');
+    expect(state.size).toBe(written);
+    for (const [key, results] of state)
+      expect(results).toEqual([
+        outcome(Number(key.slice('Suite.test'.length))) === 'failed' ? 'FAILED' : 'PASSED',
+      ]);
     await publish(clientOf(emu), options([reportOf(n, outcome)]));
     expectExact(emu, n, (i) => (outcome(i) === 'failed' ? 'FAILED' : 'PASSED'));
   });

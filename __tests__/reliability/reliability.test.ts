@@ -39,8 +39,13 @@ interface Run {
   stderr: string;
 }
 const outputs: string[] = [];
-/** Run the CLI; `killWhen` is polled every 2 ms and SIGKILLs it once it holds. */
-function cli(args: string[], env: Record<string, string>, killWhen?: () => boolean): Promise<Run> {
+/** Run the CLI; `killWhen` is polled every 2 ms and sends `signals` (one a poll) once it holds. */
+function cli(
+  args: string[],
+  env: Record<string, string>,
+  killWhen?: () => boolean,
+  signals: NodeJS.Signals[] = ['SIGKILL'],
+): Promise<Run> {
   return new Promise((resolve) => {
     // Injected faults are far denser than real ones: a short backoff base keeps the suite bounded.
     const child = spawn(process.execPath, ['lib/cli/bin.js', ...args], {
@@ -50,10 +55,11 @@ function cli(args: string[], env: Record<string, string>, killWhen?: () => boole
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const toSend = [...signals];
     const timer =
       killWhen &&
       setInterval(() => {
-        if (killWhen()) child.kill('SIGKILL');
+        if (toSend.length > 0 && killWhen()) child.kill(toSend.shift());
       }, 2);
     const hard = setTimeout(() => child.kill('SIGKILL'), 110_000);
     child.on('close', (code) => {
@@ -164,6 +170,41 @@ describe('kill and resume: SIGKILL of the CLI at 10 random points, then a re-run
       expectExact(emu, 'Killed', n, (i) => outcomeOf(i));
     },
   );
+
+  test('SIGINT mid-publish: exit 130, it says what was written, nothing is half done; a second SIGINT stops at once', async () => {
+    const n = 120;
+    const emu = await emulator({
+      seed: caseSeed(n),
+      rateLimit: '100000/1m',
+      chaos: 'latency=2-8,seed=3',
+    });
+    const report = junit(n, (i) => outcomeOf(i), 'interrupt.xml');
+    const args = ['publish', '--report', report, '--cycle-name', 'Interrupted'];
+    const stopped = await cli(args, envOf(emu), () => emu.stats().total >= 60, ['SIGINT']);
+    expect(stopped.code).toBe(130);
+    expect(stopped.stderr).toContain('interrupted: finishing the writes under way, then stopping');
+    const written = Number(
+      /interrupted: stopped between writes, none left half done\. (\d+) of 120 results were written before this; running the same command again writes the rest/.exec(
+        stopped.stderr,
+      )?.[1],
+    );
+    const state = executionsOf(emu, 'Interrupted');
+    expect(state.size).toBe(written);
+    expect([...state.values()].filter((r) => r[0] === 'NOT_EXECUTED')).toEqual([]);
+    // Two signals: the second ends the process without waiting for the writes under way.
+    const before = emu.stats().total;
+    const twice = await cli(
+      [...args.slice(0, 4), 'Interrupted twice'],
+      envOf(emu),
+      () => emu.stats().total >= before + 60,
+      ['SIGINT', 'SIGINT'],
+    );
+    expect(twice.code).toBe(130);
+    expect(twice.stderr).toContain('interrupted: finishing the writes under way');
+    expect(twice.stderr).not.toContain('stopped between writes');
+    expectSuccess(await cli([...args, '--json'], envOf(emu)));
+    expectExact(emu, 'Interrupted', n, (i) => outcomeOf(i));
+  });
 
   test('every kill landed mid-publish, and the executions written before it were partial', () => {
     expect(killedMidway).toBe(10);

@@ -6,7 +6,7 @@ import * as core from '@actions/core';
 import { normalizeBaseUrl } from '../api/base-url.js';
 import { type Resource, ServiceClient } from '../api/client.js';
 import { ConfigError, messageOf, TestcycleError } from '../api/errors.js';
-import { createLogger, Redactor } from '../api/redact.js';
+import { createLogger, type Logger, Redactor } from '../api/redact.js';
 import { parseRateLimit } from '../api/scheduler.js';
 import {
   choice,
@@ -81,6 +81,7 @@ export async function run(): Promise<void> {
           reports,
           logger,
           progress: (line) => core.info(line),
+          signal: cancellation(logger),
         });
       } else if (mode === 'gate') {
         result = await gateCycle(
@@ -141,6 +142,23 @@ async function report(
   }
   if (!result.gate.passed)
     core.setFailed(`testcycle gate failed: ${result.gate.reasons.join('; ')}`);
+}
+
+/**
+ * A cancelled job: the runner sends SIGINT, then SIGTERM. The first stops the publish between
+ * writes; the second ends the process at once.
+ */
+function cancellation(logger: Logger): AbortSignal {
+  const stop = new AbortController();
+  let signals = 0;
+  const onSignal = () => {
+    if (++signals > 1) process.exit(1);
+    logger.warn('cancelled: finishing the writes under way, then stopping');
+    stop.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return stop.signal;
 }
 
 function cycleOutputs(cycle: Resource<'test_cycles'>): void {

@@ -3,13 +3,15 @@
  * 3 service, 4 report) and print `message`, which is written for a person and never holds the token.
  */
 
-export type ExitCategory = 'usage' | 'service' | 'report' | 'gate';
+export type ExitCategory = 'usage' | 'service' | 'report' | 'gate' | 'interrupted';
 
 export const EXIT_CODES: Record<ExitCategory, number> = {
   gate: 1,
   usage: 2,
   service: 3,
   report: 4,
+  // 128 + SIGINT, as shells report an interrupted command.
+  interrupted: 130,
 };
 
 export class TestcycleError extends Error {
@@ -26,6 +28,22 @@ export class TestcycleError extends Error {
     this.code = code;
     this.category = category;
   }
+}
+
+/** The run was asked to stop (SIGINT, SIGTERM, a cancelled job): it stopped between writes. */
+export class InterruptedError extends TestcycleError {
+  constructor() {
+    super(
+      'interrupted: stopped between writes, none left half done.',
+      'INTERRUPTED',
+      'interrupted',
+    );
+  }
+}
+
+/** Throws InterruptedError once `signal` is aborted; the pipeline calls it between steps. */
+export function stopIfInterrupted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw new InterruptedError();
 }
 
 /** A bad flag, input or option: names the parameter and says what to do. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { EXIT_CODES } from '../api/errors.js';
 import { main } from './main.js';
 
 const code = await main(process.argv.slice(2), {
@@ -6,10 +7,13 @@ const code = await main(process.argv.slice(2), {
   stderr: (text) => process.stderr.write(`${text}\n`),
   env: process.env,
   color: process.stdout.isTTY === true && !process.env.NO_COLOR,
+  // The first SIGINT or SIGTERM asks the command to stop; a second one stops the process at once.
   interrupted: () =>
     new Promise((resolve) => {
-      process.once('SIGINT', () => resolve());
-      process.once('SIGTERM', () => resolve());
+      let signals = 0;
+      const onSignal = () => (++signals === 1 ? resolve() : process.exit(EXIT_CODES.interrupted));
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
     }),
 });
 process.exitCode = code;

@@ -29,7 +29,8 @@ export interface CliIO {
   stderr: (text: string) => void;
   env: NodeJS.ProcessEnv;
   /**
-   * Resolves when a long-running command (the emulator) should stop: SIGINT/SIGTERM in bin.ts.
+   * Resolves when a long-running command (the emulator, a publish) should stop: SIGINT/SIGTERM
+   * in bin.ts.
    * Only commands that call it take over the signals; the others stop on Ctrl-C as usual.
    */
   interrupted?: () => Promise<void>;

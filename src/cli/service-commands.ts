@@ -128,6 +128,12 @@ export async function runPublishCommand(ctx: CommandContext): Promise<number> {
   );
   // Reports first: a missing or broken report fails before any request.
   const reports = await readReports(patterns, { format: settings.format, maxBytes });
+  // An interrupt (Ctrl-C, a cancelled CI job) stops between writes; a second one stops at once.
+  const stop = new AbortController();
+  void io.interrupted?.().then(() => {
+    ctx.logger.warn('interrupted: finishing the writes under way, then stopping');
+    stop.abort();
+  });
   return withClient(
     ctx,
     async (client) => {
@@ -136,6 +142,7 @@ export async function runPublishCommand(ctx: CommandContext): Promise<number> {
         reports,
         logger: ctx.logger,
         progress: (line) => ctx.logger.info(line),
+        signal: stop.signal,
       });
       return await finish(
         ctx,

@@ -3,7 +3,7 @@
  * Adapters (CLI, action, library users) call publish() with one options object.
  */
 import type { ServiceClient } from '../api/client.js';
-import { TestcycleError } from '../api/errors.js';
+import { stopIfInterrupted, TestcycleError } from '../api/errors.js';
 import { type Logger, silentLogger } from '../api/redact.js';
 import type { RequestStats } from '../api/scheduler.js';
 import type { ParsedReport } from '../reports/model.js';
@@ -33,6 +33,8 @@ export interface PublishOptions extends Omit<PublishSettings, 'gate' | 'format'>
   progress?: (line: string) => void;
   progressIntervalMs?: number;
   concurrency?: number;
+  /** Stop between writes when aborted (SIGINT, a cancelled job): InterruptedError, exit 130. */
+  signal?: AbortSignal;
 }
 
 export interface PublishResult {
@@ -72,7 +74,9 @@ export async function publish(
   };
 
   // Preflight: a wrong region or token fails here, before any write.
+  const { signal } = options;
   const project = await client.project();
+  stopIfInterrupted(signal);
   const tests = options.reports.flatMap((r) => r.tests.map((test) => ({ test, file: r.file })));
 
   const cycle = await resolveCycle(client, project.id, {
@@ -81,6 +85,7 @@ export async function publish(
     logger,
     needActive: true,
   });
+  stopIfInterrupted(signal);
   const match = await matchTests(
     client,
     { tests, projectId: project.id },
@@ -107,7 +112,9 @@ export async function publish(
     result: combineEntries(results),
   }));
 
+  stopIfInterrupted(signal);
   const existing = cycle && !cycle.created ? await readExecutions(client, cycle.resource.id) : [];
+  stopIfInterrupted(signal);
   const plan = makePlan(existing, desired, options.merge);
   for (const d of plan.duplicates)
     warn(
@@ -190,6 +197,7 @@ export async function publish(
         final.set(outcome.caseId, outcome.result);
         report();
       },
+      signal,
       onRetryLater: (count, pauseMs, failure) =>
         warn(
           `${count} result(s) hit a temporary failure (${failure instanceof Error ? failure.message : String(failure)}); trying them once more in ${formatDuration(pauseMs)}`,

@@ -5,7 +5,7 @@
  * that changes costs GET (for its ETag) then PATCH; an unchanged one costs nothing.
  */
 import { type Resource, type ServiceClient, updateWithRetry } from '../api/client.js';
-import { isTransient } from '../api/errors.js';
+import { isTransient, stopIfInterrupted } from '../api/errors.js';
 import { f } from '../api/filter.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { createOrFind } from './idempotent.js';
@@ -126,6 +126,8 @@ export interface WriteContext {
   onDone: (outcome: WriteOutcome) => void;
   /** Told when results wait for a second round after a temporary failure. */
   onRetryLater?: (count: number, pauseMs: number, firstFailure: unknown) => void;
+  /** Once aborted, no new write starts; those under way finish, then InterruptedError. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -144,24 +146,49 @@ export async function writePlan(
   const later: WriteItem[] = [];
   let firstFailure: unknown;
   let failuresInARow = 0;
-  await forEachPooled(work, size, async (item) => {
-    try {
-      context.onDone(await writeItem(client, item, context, false));
-      failuresInARow = 0;
-    } catch (error) {
-      if (!isTransient(error) || ++failuresInARow > size) throw error;
-      firstFailure ??= error;
-      later.push(item);
-    }
-  });
+  const { signal } = context;
+  await forEachPooled(
+    work,
+    size,
+    async (item) => {
+      try {
+        context.onDone(await writeItem(client, item, context, false));
+        failuresInARow = 0;
+      } catch (error) {
+        if (!isTransient(error) || ++failuresInARow > size) throw error;
+        firstFailure ??= error;
+        later.push(item);
+      }
+    },
+    signal,
+  );
+  stopIfInterrupted(signal);
   if (later.length === 0) return;
   const pauseMs = client.scheduler.retryPauseMs;
   context.onRetryLater?.(later.length, pauseMs, firstFailure);
-  await new Promise((resolve) => setTimeout(resolve, pauseMs));
+  await pause(pauseMs, signal);
+  stopIfInterrupted(signal);
   // The first round's create may have landed before its answer was lost: look before creating.
-  await forEachPooled(later, size, async (item) =>
-    context.onDone(await writeItem(client, item, context, true)),
+  await forEachPooled(
+    later,
+    size,
+    async (item) => context.onDone(await writeItem(client, item, context, true)),
+    signal,
   );
+  stopIfInterrupted(signal);
+}
+
+/** A pause that an abort ends early. */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 function writeItem(
