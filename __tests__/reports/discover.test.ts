@@ -20,6 +20,15 @@ describe('report discovery', () => {
     expect(found).toEqual(['a/TEST-1.xml', 'a/TEST-2.xml']);
   });
 
+  test('Windows paths: backslashes separate path parts', async () => {
+    const cwd = tree(['out/top.xml', 'out/junit/TEST-a.xml', 'out/skip/TEST-b.xml']);
+    const found = await discoverReports(['out\\**\\*.xml', '!out\\skip\\**'], {
+      cwd,
+      windowsPaths: true,
+    });
+    expect(found).toEqual(['out/junit/TEST-a.xml', 'out/top.xml']);
+  });
+
   test('a directory stands for the report files in it, hidden tool state left out', async () => {
     const cwd = tree([
       'test-results/junit/TEST-a.xml',

@@ -11,6 +11,8 @@ export interface DiscoverOptions {
   cwd?: string;
   /** Default true: a glob that matches no file is a ReportError naming it. */
   failOnEmpty?: boolean;
+  /** Backslashes separate path parts (default: on Windows), as people write paths there. */
+  windowsPaths?: boolean;
 }
 
 export async function discoverReports(
@@ -18,8 +20,13 @@ export async function discoverReports(
   options: DiscoverOptions = {},
 ): Promise<string[]> {
   const cwd = options.cwd ?? process.cwd();
-  const includes = patterns.filter((p) => !p.startsWith('!'));
-  const excludes = patterns.filter((p) => p.startsWith('!')).map((p) => p.slice(1));
+  // Globs use / only (a backslash escapes); on Windows people write paths with backslashes.
+  const slashes =
+    (options.windowsPaths ?? process.platform === 'win32')
+      ? (p: string) => p.replace(/\\/g, '/')
+      : (p: string) => p;
+  const includes = patterns.filter((p) => !p.startsWith('!')).map(slashes);
+  const excludes = patterns.filter((p) => p.startsWith('!')).map((p) => slashes(p.slice(1)));
   if (includes.length === 0)
     throw new ReportError('--report', 'needs at least one pattern that is not an exclude (!).');
   const found = new Set<string>();
