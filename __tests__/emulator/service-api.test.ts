@@ -404,10 +404,26 @@ describe('4.1 Query parameters of every collection', () => {
     expect(sourceOf(res)).toEqual({ parameter: 'limit' });
   });
 
-  test('sparse fieldsets', async () => {
+  test('sparse fieldsets, on a list, on one record and on included records', async () => {
     const emu = await seeded(1);
     const res = await call(emu, 'GET', '/test_cases?fields[test_cases]=name,rank');
     expect(res.body.data[0].attributes).toEqual({ name: 'case 000', rank: 1 });
+    const one = await call(
+      emu,
+      'GET',
+      `/test_cases/${res.body.data[0].id}?fields[test_cases]=name`,
+    );
+    expect(one.body.data.attributes).toEqual({ name: 'case 000' });
+    const owned = await mkCase(emu, 'owned', { ownerId: OWNER });
+    const withOwner = await call(
+      emu,
+      'GET',
+      `/test_cases/${owned.body.data.id}?include=ownerUser&fields[users]=name&fields[test_cases]=ownerId`,
+    );
+    expect(withOwner.body.data.attributes).toEqual({ ownerId: OWNER });
+    expect(withOwner.body.included).toEqual([
+      { type: 'users', id: OWNER, attributes: { name: 'Ada' } },
+    ]);
   });
 
   test('include: to-one relations, up to 3 levels', async () => {

@@ -186,10 +186,11 @@ export class EmulatorService {
         this.checkParams(req.query, ONE_PARAMS, type);
         const withDeleted = this.flag(req.query, 'withDeleted');
         const record = this.mustFind(type, req.id!, withDeleted);
-        const included = this.include(type, [record], req.query);
+        const fieldsOf = this.sparseFields(req.query);
+        const included = this.include(type, [record], req.query, fieldsOf);
         return {
           status: 200,
-          body: { data: this.serialize(record), ...(included ? { included } : {}) },
+          body: { data: this.serialize(record, fieldsOf), ...(included ? { included } : {}) },
           etag: record.etag,
         };
       }
@@ -308,7 +309,7 @@ export class EmulatorService {
       if (number > 1) links.prev = base([['page[number]', String(number - 1)]]);
       if (number < lastPage) links.next = base([['page[number]', String(number + 1)]]);
     }
-    const included = this.include(type, page, query);
+    const included = this.include(type, page, query, fieldsOf);
     return {
       status: 200,
       body: {
@@ -830,10 +831,12 @@ export class EmulatorService {
   }
 
   /** include=a,a.b (to-one only, up to 3 levels): the related records, once each. */
+  /** The `included` array; sparse fieldsets apply to included records too (JSON:API). */
   private include(
     type: ResourceType,
     records: StoredRecord[],
     query: URLSearchParams,
+    fieldsOf: Map<ResourceType, Set<string>>,
   ): unknown[] | undefined {
     const text = query.get('include');
     if (!text) return undefined;
@@ -879,7 +882,7 @@ export class EmulatorService {
         currentType = rel.type;
       }
     }
-    return [...seen.values()].map((r) => this.serialize(r));
+    return [...seen.values()].map((r) => this.serialize(r, fieldsOf));
   }
 
   serialize(
