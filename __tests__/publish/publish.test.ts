@@ -63,9 +63,45 @@ describe('request budget (DESIGN.md "Publish: request budget")', () => {
     emu.resetStats();
     const result = await publish(clientOf(emu), options([reportOf(n)]));
     expect(writes(emu.stats())).toBe(0);
-    // projects + cycle lookup + ceil(N/100) case lookups + ceil(N/100) execution pages
-    expect(emu.stats().total).toBe(2 + 2 * Math.ceil(n / 100));
+    // projects + cycle lookup + ceil(N/100) execution pages, their cases embedded: no case lookup
+    expect(emu.stats().total).toBe(2 + Math.ceil(n / 100));
+    expect(emu.stats().byRoute['GET /test_cases']).toBeUndefined();
     expect(result.writes).toEqual({ created: 0, updated: 0, unchanged: n, casesCreated: 0 });
+  });
+
+  test('a re-run with new tests looks up only the cases the cycle does not hold', async () => {
+    const emu = await emulator({ seed: caseSeed(180) });
+    await publish(clientOf(emu), options([reportOf(150)]));
+    emu.resetStats();
+    const result = await publish(clientOf(emu), options([reportOf(180)]));
+    expect(emu.stats().byRoute['GET /test_cases']).toBe(1);
+    // projects + cycle lookup + 2 execution pages + 1 case lookup + 30 x (POST + PATCH)
+    expect(emu.stats().total).toBe(4 + 1 + 60);
+    expect(result.writes).toEqual({ created: 30, updated: 0, unchanged: 150, casesCreated: 0 });
+  });
+
+  test('a service that refuses include on the related route: read again without it, one request more', async () => {
+    const n = 150;
+    const emu = await emulator({ seed: caseSeed(n) });
+    await publish(clientOf(emu), options([reportOf(n)]));
+    const real = createUndiciTransport();
+    const strict: Transport = async (req) =>
+      req.url.searchParams.has('include')
+        ? {
+            status: 400,
+            headers: { 'content-type': 'application/vnd.api+json' },
+            body: JSON.stringify({
+              errors: [{ status: '400', code: 'UNKNOWN_FIELD', source: { parameter: 'include' } }],
+            }),
+          }
+        : real(req);
+    const client = clientOf(emu, { transport: strict });
+    const result = await publish(client, options([reportOf(n, () => 'failed')]));
+    await real.close();
+    expect(result.writes.updated).toBe(n);
+    // the refused page, then the plain read and the case lookups the include would have saved
+    const plain = 2 + 2 * Math.ceil(n / 100);
+    expect(client.stats.total).toBe(1 + plain + 2 * n);
   });
 
   test('10% changed: exactly those are written (GET for the ETag, then PATCH)', async () => {

@@ -85,6 +85,8 @@ export function explicitKeyOf(test: TestResult, pattern: RegExp): string | undef
 export interface MatchInput {
   tests: { test: TestResult; file: string }[];
   projectId: string;
+  /** Cases already read (the cycle's, embedded in its executions): their tests need no lookup. */
+  known?: Resource<'test_cases'>[];
 }
 
 export interface MatchResult {
@@ -105,9 +107,6 @@ export async function matchTests(
     keyOfTest[i] = explicitKeyOf(test, options.keyPattern);
     autoOfTest[i] = automationKeyOf(test, options.automationKey);
   });
-  const keys = [...new Set(keyOfTest.filter((k): k is string => !!k))];
-  const autos = [...new Set(autoOfTest.filter((a, i) => !keyOfTest[i] && a))];
-
   const byKey = new Map<string, MatchedCase>();
   const byAuto = new Map<string, MatchedCase>();
   const toCase = (r: Resource<'test_cases'>): MatchedCase => ({
@@ -115,6 +114,20 @@ export async function matchTests(
     key: r.attributes.testCaseKey as string | undefined,
     automationKey: r.attributes.automationKey as string | null | undefined,
   });
+  const learn = (r: Resource<'test_cases'>) => {
+    if (r.attributes.testCaseKey) byKey.set(String(r.attributes.testCaseKey), toCase(r));
+    const auto = r.attributes.automationKey;
+    if (typeof auto !== 'string' || !auto) return;
+    // Two live cases with one automationKey: take the lowest key, deterministically.
+    const seen = byAuto.get(auto);
+    if (!seen || String(r.attributes.testCaseKey ?? r.id) < String(seen.key ?? seen.id))
+      byAuto.set(auto, toCase(r));
+  };
+  for (const r of input.known ?? []) learn(r);
+
+  // Only what the known cases do not answer is looked up.
+  const keys = [...new Set(keyOfTest.filter((k): k is string => !!k && !byKey.has(k)))];
+  const autos = [...new Set(autoOfTest.filter((a, i) => !keyOfTest[i] && a && !byAuto.has(a)))];
   const fields = { test_cases: ['testCaseKey', 'automationKey', 'name'] };
   for (const filter of chunkIn('testCaseKey', keys, {
     maxItems: PAGE,
@@ -123,13 +136,7 @@ export async function matchTests(
     for await (const r of client.iterate<'test_cases'>('/test_cases', { filter, fields }))
       byKey.set(String(r.attributes.testCaseKey), toCase(r));
   }
-  for (const r of await casesByAutomationKey(client, autos, fields)) {
-    const auto = String(r.attributes.automationKey);
-    // Two live cases with one automationKey: take the lowest key, deterministically.
-    const seen = byAuto.get(auto);
-    if (!seen || String(r.attributes.testCaseKey ?? r.id) < String(seen.key ?? seen.id))
-      byAuto.set(auto, toCase(r));
-  }
+  for (const r of await casesByAutomationKey(client, autos, fields)) learn(r);
 
   const byTest = new Map<number, MatchedCase>();
   const unmatched: Unmatched[] = [];

@@ -22,7 +22,14 @@ import {
 import { matchTests, type Unmatched } from './match.js';
 import { combineEntries, resultOf } from './results.js';
 import type { PublishSettings } from './settings.js';
-import { type Desired, makePlan, type Plan, planCost, readExecutions, writePlan } from './sync.js';
+import {
+  type Desired,
+  makePlan,
+  type Plan,
+  planCost,
+  readCycleContents,
+  writePlan,
+} from './sync.js';
 
 /** The settings of settings.ts (flags and inputs), the reports, and what the caller wires in. */
 export interface PublishOptions extends Omit<PublishSettings, 'gate' | 'format'> {
@@ -86,9 +93,15 @@ export async function publish(
     needActive: true,
   });
   stopIfInterrupted(signal);
+  // An existing cycle is read once, with its test cases: a re-run matches most tests from them.
+  const contents =
+    cycle && !cycle.created
+      ? await readCycleContents(client, cycle.resource.id)
+      : { executions: [], cases: [] };
+  stopIfInterrupted(signal);
   const match = await matchTests(
     client,
-    { tests, projectId: project.id },
+    { tests, projectId: project.id, known: contents.cases },
     { ...options.match, dryRun: options.dryRun, logger },
   );
   if (match.unmatched.length && options.onUnmatched !== 'ignore') {
@@ -113,9 +126,7 @@ export async function publish(
   }));
 
   stopIfInterrupted(signal);
-  const existing = cycle && !cycle.created ? await readExecutions(client, cycle.resource.id) : [];
-  stopIfInterrupted(signal);
-  const plan = makePlan(existing, desired, options.merge);
+  const plan = makePlan(contents.executions, desired, options.merge);
   for (const d of plan.duplicates)
     warn(
       `test case ${d.caseId} has ${d.ignored.length + 1} executions in the cycle; using ${d.kept}, ignoring ${d.ignored.join(', ')}`,

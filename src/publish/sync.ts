@@ -5,7 +5,7 @@
  * that changes costs GET (for its ETag) then PATCH; an unchanged one costs nothing.
  */
 import { type Resource, type ServiceClient, updateWithRetry } from '../api/client.js';
-import { isTransient, stopIfInterrupted } from '../api/errors.js';
+import { isTransient, ServiceError, stopIfInterrupted } from '../api/errors.js';
 import { f } from '../api/filter.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { createOrFind } from './idempotent.js';
@@ -43,16 +43,55 @@ export async function readExecutions(
   client: ServiceClient,
   cycleId: string,
 ): Promise<ExistingExecution[]> {
-  const out: ExistingExecution[] = [];
-  for await (const r of client.iterate<'test_case_executions'>(
+  return (await readCycle(client, cycleId, false)).executions;
+}
+
+export interface CycleContents {
+  executions: ExistingExecution[];
+  /** The live test cases of those executions, when the service embeds them (include). */
+  cases: Resource<'test_cases'>[];
+}
+
+/**
+ * The cycle's executions with their test cases embedded (include=testCase), so that a re-run
+ * matches most tests without looking their cases up. A service that refuses the include (400)
+ * is read again without it: one request more, once.
+ */
+export async function readCycleContents(
+  client: ServiceClient,
+  cycleId: string,
+): Promise<CycleContents> {
+  try {
+    return await readCycle(client, cycleId, true);
+  } catch (error) {
+    if (!(error instanceof ServiceError) || error.status !== 400) throw error;
+    return readCycle(client, cycleId, false);
+  }
+}
+
+async function readCycle(
+  client: ServiceClient,
+  cycleId: string,
+  withCases: boolean,
+): Promise<CycleContents> {
+  const executions: ExistingExecution[] = [];
+  const cases = new Map<string, Resource<'test_cases'>>();
+  for await (const page of client.pages<'test_case_executions'>(
     `/test_cycles/${encodeURIComponent(cycleId)}/testCaseExecutions`,
     {
-      fields: { test_case_executions: ['testCaseId', 'result', 'testCaseExecutionKey'] },
+      fields: {
+        test_case_executions: ['testCaseId', 'result', 'testCaseExecutionKey'],
+        ...(withCases ? { test_cases: ['testCaseKey', 'automationKey', 'deletedAt'] } : {}),
+      },
+      ...(withCases ? { include: ['testCase'] } : {}),
     },
   )) {
-    out.push(toExisting(r));
+    executions.push(...page.data.map(toExisting));
+    for (const r of page.included)
+      if (r.type === 'test_cases' && !r.attributes.deletedAt)
+        cases.set(r.id, r as Resource<'test_cases'>);
   }
-  return out;
+  return { executions, cases: [...cases.values()] };
 }
 
 function toExisting(r: Resource<'test_case_executions'>): ExistingExecution {
