@@ -96,6 +96,22 @@ describe('action: publish', () => {
     });
   });
 
+  test('a runner without job summaries (no GITHUB_STEP_SUMMARY): published all the same, a note instead', async () => {
+    const emu = await emulator({ seed: seed(), rateLimit: '1000/1m' });
+    const run = await runAction(
+      {
+        ...base(emu.url),
+        reports: junitFile('nosummary.xml', [['opens', 'pass']]),
+        'cycle-name': 'No summary',
+      },
+      { GITHUB_STEP_SUMMARY: '' },
+    );
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('no job summary written: this runner sets no GITHUB_STEP_SUMMARY');
+    expect(run.outputs).toMatchObject({ passed: '1', total: '1', gate: 'passed' });
+    expect(run.summary).toBe('');
+  });
+
   test('gate failure: exit 1, every reason in the summary and the outputs', async () => {
     const emu = await emulator({ seed: seed(), rateLimit: '1000/1m' });
     const report = junitFile('fail.xml', [

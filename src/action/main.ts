@@ -132,7 +132,11 @@ async function report(
   const summary = renderSummary(result, reports, {
     linkTemplate: core.getInput('link-template') || undefined,
   });
-  if (boolInput('job-summary') ?? true) await core.summary.addRaw(summary).write();
+  if (boolInput('job-summary') ?? true) {
+    // Older GHES runners and local runners such as act have no job summary file.
+    if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(summary).write();
+    else core.info('no job summary written: this runner sets no GITHUB_STEP_SUMMARY');
+  }
   if (boolInput('annotations') ?? true) annotate(reports);
   const checkName = core.getInput('check-name');
   if (checkName) {
