@@ -1,5 +1,5 @@
 import { parseRateLimit, Scheduler } from '../../src/api/scheduler.js';
-import { ConfigError } from '../../src/api/errors.js';
+import { ConfigError, InterruptedError } from '../../src/api/errors.js';
 
 describe('parseRateLimit', () => {
   test.each([
@@ -26,6 +26,30 @@ describe('Scheduler', () => {
     kind: 'response' as const,
     status,
     value: status,
+  });
+
+  test('an aborted request still waiting for its turn is never sent; the queue goes on without it', async () => {
+    const scheduler = new Scheduler({ rateLimit: { count: 1, windowMs: 100 }, concurrency: 1 });
+    const sent: string[] = [];
+    const send = (name: string) => async () => {
+      sent.push(name);
+      return { kind: 'response' as const, status: 200, value: name };
+    };
+    const stop = new AbortController();
+    const first = scheduler.schedule({ method: 'GET', repeatable: true }, send('first'));
+    const dropped = scheduler
+      .schedule({ method: 'POST', repeatable: false, signal: stop.signal }, send('dropped'))
+      .catch((e: unknown) => e);
+    const last = scheduler.schedule({ method: 'GET', repeatable: true }, send('last'));
+    stop.abort();
+    expect(await dropped).toBeInstanceOf(InterruptedError);
+    await Promise.all([first, last]);
+    expect(sent).toEqual(['first', 'last']);
+    // Already aborted: refused at once.
+    await expect(
+      scheduler.schedule({ method: 'GET', repeatable: true, signal: stop.signal }, send('never')),
+    ).rejects.toBeInstanceOf(InterruptedError);
+    expect(scheduler.stats.total).toBe(2);
   });
 
   test('never has more than `concurrency` attempts in flight', async () => {

@@ -513,6 +513,31 @@ describe('faults', () => {
     expectExact(emu, n, (i) => (outcome(i) === 'failed' ? 'FAILED' : 'PASSED'));
   });
 
+  test('interrupted while writes wait for their turn under the rate limit: no new item is sent, the started ones finish', async () => {
+    const n = 30;
+    const emu = await emulator({ seed: caseSeed(n) });
+    const real = createUndiciTransport();
+    const stop = new AbortController();
+    const sentAfterAbort: string[] = [];
+    const watching: Transport = (req) => {
+      if (stop.signal.aborted) sentAfterAbort.push(req.method);
+      return real(req);
+    };
+    const watch = setInterval(() => emu.stats().total >= 20 && stop.abort(), 1);
+    const failure = await publish(
+      clientOf(emu, { transport: watching, rateLimit: '20/1s' }),
+      options([reportOf(n)], { signal: stop.signal }),
+    ).catch((e: Error) => e);
+    clearInterval(watch);
+    await real.close();
+    expect(failure).toBeInstanceOf(InterruptedError);
+    // Queued first requests (the POSTs of items not yet started) were dropped, not sent.
+    expect(sentAfterAbort.filter((m) => m === 'POST')).toEqual([]);
+    const state = executionsOf(emu, 'CI run');
+    expect(state.size).toBeGreaterThan(0);
+    expect([...state.values()].every((r) => r[0] === 'PASSED')).toBe(true);
+  });
+
   test('three publishers with overlapping tests into one new cycle name at once: one cycle, one execution per case, the worst result', async () => {
     const n = 30;
     const emu = await emulator({ seed: caseSeed(n), chaos: 'latency=0-5,seed=9' });

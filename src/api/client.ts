@@ -105,6 +105,13 @@ export interface RequestOptions {
   query?: [string, string][];
   body?: unknown;
   ifMatch?: string;
+  /** Once aborted, the request is not sent if it is still waiting for its turn: InterruptedError. */
+  signal?: AbortSignal;
+}
+
+/** For a caller's first request of a unit of work: abort before it is sent and nothing was done. */
+export interface Cancellable {
+  signal?: AbortSignal;
 }
 
 export class ServiceClient {
@@ -181,7 +188,7 @@ export class ServiceClient {
     const repeatable = method === 'GET' || options.ifMatch !== undefined;
 
     const result = await this.scheduler.schedule<TransportResponse>(
-      { method, repeatable },
+      { method, repeatable, signal: options.signal },
       async () => {
         const started = performance.now();
         try {
@@ -255,10 +262,11 @@ export class ServiceClient {
   async get<T extends ResourceType>(
     type: T,
     id: string,
-    params: Omit<ListParams, 'filter' | 'sort' | 'pageSize'> = {},
+    params: Omit<ListParams, 'filter' | 'sort' | 'pageSize'> & Cancellable = {},
   ): Promise<Resource<T>> {
     const res = await this.request('GET', `/${type}/${encodeURIComponent(id)}`, {
       query: listQuery(params),
+      signal: params.signal,
     });
     return { ...toResource<T>(res.document?.data), etag: res.etag };
   }
@@ -266,8 +274,12 @@ export class ServiceClient {
   async create<T extends ResourceType>(
     type: T,
     attributes: WritableAttributesOf<T>,
+    options: Cancellable = {},
   ): Promise<Resource<T>> {
-    const res = await this.request('POST', `/${type}`, { body: { data: { type, attributes } } });
+    const res = await this.request('POST', `/${type}`, {
+      body: { data: { type, attributes } },
+      signal: options.signal,
+    });
     return { ...toResource<T>(res.document?.data), etag: res.etag };
   }
 
@@ -308,13 +320,13 @@ export class ServiceClient {
   /** One page; `after` in cursor mode ('' for the first page), or `number` in page-number mode. */
   async page<T extends ResourceType>(
     path: string,
-    params: ListParams & ({ after: string } | { number: number } | object) = {},
+    params: ListParams & Cancellable & ({ after: string } | { number: number } | object) = {},
   ): Promise<Page<T>> {
     const query = listQuery(params);
     query.push(['page[size]', String(params.pageSize ?? MAX_PAGE_SIZE)]);
     if ('after' in params) query.push(['page[after]', params.after]);
     if ('number' in params) query.push(['page[number]', String(params.number)]);
-    return this.readPage<T>(path, query);
+    return this.readPage<T>(path, query, params.signal);
   }
 
   /**
@@ -382,8 +394,9 @@ export class ServiceClient {
   private async readPage<T extends ResourceType>(
     target: string,
     query?: [string, string][],
+    signal?: AbortSignal,
   ): Promise<Page<T>> {
-    const res = await this.request('GET', target, { query });
+    const res = await this.request('GET', target, { query, signal });
     const doc = res.document ?? {};
     const data = Array.isArray(doc.data) ? doc.data.map((item) => toResource<T>(item)) : [];
     const next = doc.links?.next;
@@ -457,13 +470,15 @@ export async function updateWithRetry<T extends ResourceType>(
     /** The attributes to change given the current record, or null when nothing needs writing. */
     change: (current: Resource<T>) => WritableAttributesOf<T> | null;
     maxAttempts?: number;
+    /** For the first read only: aborted before it is sent, nothing was written. */
+    signal?: AbortSignal;
   },
 ): Promise<{ resource: Resource<T>; written: boolean; attempts: number }> {
   // Each 412 means another writer got in between: progress, so a few more rounds than for faults.
   const maxAttempts = options.maxAttempts ?? 8;
   let current = options.current?.etag ? options.current : undefined;
   for (let attempt = 1; ; attempt++) {
-    current ??= await client.get(type, id);
+    current ??= await client.get(type, id, attempt === 1 ? { signal: options.signal } : {});
     const change = options.change(current);
     if (!change || Object.keys(change).length === 0)
       return { resource: current, written: false, attempts: attempt };

@@ -6,7 +6,7 @@
  * response arrived and while it is in flight. The server saw each request no later than we saw
  * its answer, so this never exceeds a sliding, fixed or token-bucket limit of the same size.
  */
-import { ConfigError } from './errors.js';
+import { ConfigError, InterruptedError } from './errors.js';
 
 export interface RateLimit {
   count: number;
@@ -86,6 +86,8 @@ export interface ScheduleRequest {
   method: string;
   /** Safe to send again after a 5xx or a lost answer (GET, or PATCH/DELETE with If-Match). */
   repeatable: boolean;
+  /** Once aborted, an attempt still waiting for its turn is never sent: InterruptedError. */
+  signal?: AbortSignal;
 }
 
 export type ScheduleResult<T> =
@@ -144,7 +146,7 @@ export class Scheduler {
     let failures = 0;
     let rateLimited = 0;
     for (let attempts = 1; ; attempts++) {
-      await this.acquire();
+      await this.acquire(request.signal);
       let outcome: AttemptOutcome<T>;
       try {
         outcome = await attempt();
@@ -222,9 +224,21 @@ export class Scheduler {
     }
   }
 
-  private acquire(): Promise<void> {
-    return new Promise((resolve) => {
-      this.waiters.push(resolve);
+  private acquire(signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(new InterruptedError());
+      const onAbort = () => {
+        const at = this.waiters.indexOf(turn);
+        if (at < 0) return;
+        this.waiters.splice(at, 1);
+        reject(new InterruptedError());
+      };
+      const turn = () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(turn);
       this.pump();
     });
   }

@@ -230,6 +230,7 @@ function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/** One item's writes. Only its first request heeds an abort, so no item is left half done. */
 function writeItem(
   client: ServiceClient,
   item: WriteItem,
@@ -238,35 +239,44 @@ function writeItem(
 ): Promise<WriteOutcome> {
   return item.kind === 'create'
     ? createExecution(client, item.caseId, item.result, context, lookFirst)
-    : updateExecution(client, item.execution, item.result, context.merge);
+    : updateExecution(
+        client,
+        item.execution,
+        item.result,
+        context.merge,
+        undefined,
+        context.signal,
+      );
 }
 
 async function createExecution(
   client: ServiceClient,
   caseId: string,
   result: ExecutionResult,
-  context: { projectId: string; cycleId: string; merge: MergeMode },
+  context: { projectId: string; cycleId: string; merge: MergeMode; signal?: AbortSignal },
   lookFirst: boolean,
 ): Promise<WriteOutcome> {
   // Another publisher created it (409), or our POST landed but its answer was lost.
-  const find = async () =>
+  const find = async (signal?: AbortSignal) =>
     (
       await client.page<'test_case_executions'>('/test_case_executions', {
         filter: f.and(f.eq('testCycleId', context.cycleId), f.eq('testCaseId', caseId)),
         pageSize: 1,
+        signal,
       })
     ).data[0];
-  const existing = lookFirst ? await find() : undefined;
+  const existing = lookFirst ? await find(context.signal) : undefined;
   const { value, created } = existing
     ? { value: existing, created: false }
     : await createOrFind<Resource<'test_case_executions'>>(
+        // A create is dropped on abort only while unsent: then there is nothing to finish.
         () =>
-          client.create('test_case_executions', {
-            projectId: context.projectId,
-            testCaseId: caseId,
-            testCycleId: context.cycleId,
-          }),
-        find,
+          client.create(
+            'test_case_executions',
+            { projectId: context.projectId, testCaseId: caseId, testCycleId: context.cycleId },
+            { signal: context.signal },
+          ),
+        () => find(),
       );
   if (!created) {
     const outcome = await updateExecution(
@@ -290,10 +300,12 @@ async function updateExecution(
   result: ExecutionResult,
   merge: MergeMode,
   current?: Resource<'test_case_executions'>,
+  signal?: AbortSignal,
 ): Promise<WriteOutcome> {
   // 412: re-read, re-merge against what is there now, retry (bounded) -- updateWithRetry.
   const out = await updateWithRetry(client, 'test_case_executions', execution.id, {
     current,
+    signal,
     change: (now) => {
       const there = (now.attributes.result as ExecutionResult | undefined) ?? 'NOT_EXECUTED';
       const target = mergeWithServer(there, result, merge);
