@@ -1,4 +1,5 @@
 /** Bad input at the CLI: one clear line naming the flag, the right exit code, nothing sent. */
+import { execFile } from 'node:child_process';
 import { main, type CliIO } from '../../src/cli/main.js';
 import { closeEmulators, emulator, RW } from '../helpers/emulator.js';
 import { caseSeed } from '../helpers/publish.js';
@@ -63,4 +64,22 @@ test('--report DIRECTORY publishes the reports in it', async () => {
   expect(result.code).toBe(0);
   // 13 JUnit tests and 4 Playwright tests, as `testcycle parse --report examples/reports` lists them.
   expect(JSON.parse(result.out).counts.total).toBe(17);
+});
+
+test('an older Node gets one line saying which Node to use, not a stack trace from a dependency', async () => {
+  // Node 24 pretending to be 22.11: what a node:22 CI image would run.
+  const pretend =
+    'data:text/javascript,Object.defineProperty(process,"versions",{value:{...process.versions,node:"22.11.0"}});Object.defineProperty(process,"version",{value:"v22.11.0"});';
+  const result = await new Promise<{ code: number; stderr: string }>((resolve) =>
+    execFile(
+      process.execPath,
+      ['--import', pretend, 'lib/cli/bin.js', 'parse', '--report', 'examples/reports'],
+      (error, _stdout, stderr) => resolve({ code: Number(error?.code ?? 0), stderr }),
+    ),
+  );
+  expect(result).toEqual({
+    code: 2,
+    stderr:
+      'testcycle: needs Node.js 24 or later; this is v22.11.0. Use a node:24 image, or actions/setup-node with node-version: 24.\n',
+  });
 });

@@ -1,6 +1,15 @@
 #!/usr/bin/env node
-import { EXIT_CODES } from '../api/errors.js';
-import { main } from './main.js';
+// Checked before anything else loads: on an older Node the HTTP client fails to load with a trace.
+const major = Number(process.versions.node.split('.')[0]);
+if (major < 24) {
+  process.stderr.write(
+    `testcycle: needs Node.js 24 or later; this is ${process.version}. Use a node:24 image, or actions/setup-node with node-version: 24.\n`,
+  );
+  process.exit(2);
+}
+
+const { EXIT_CODES } = await import('../api/errors.js');
+const { main } = await import('./main.js');
 
 const code = await main(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(`${text}\n`),
