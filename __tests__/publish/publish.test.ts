@@ -181,6 +181,13 @@ describe('case lookups: in (...) chunks, or one listing of the automated cases w
     expect(executionsOf(emu, 'CI run').size).toBe(long.length);
   });
 
+  test('long keys among 130 other automated cases: the whole listing, 3 pages, still fewer than 8 chunks', async () => {
+    const emu = await emulator({ seed: space(long, 130) });
+    const result = await publish(clientOf(emu), options([named(long)]));
+    expect(result.unmatched).toEqual([]);
+    expect(lookups(emu)).toBe(3);
+  });
+
   test('long keys in a big Space: one listing page tells its size, then the 8 chunks (one request over chunks alone)', async () => {
     const emu = await emulator({ seed: space(long, 2000) });
     const result = await publish(clientOf(emu), options([named(long)]));

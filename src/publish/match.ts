@@ -213,14 +213,16 @@ async function casesByAutomationKey(
       filter: f.isNotNull('automationKey'),
       fields,
     });
+    let pagesRead = 0;
     for await (const page of listing) {
       found.push(...page.data);
+      pagesRead++;
       if (mustList) continue;
-      // After the first page: the rest of the listing, or chunks for the keys still missing.
+      // After each page: the rest of the listing, or chunks for the keys still missing.
       const seen = new Set(found.map((r) => String(r.attributes.automationKey)));
       rest = fitting.filter((a) => !seen.has(a));
       const pagesLeft =
-        page.totalCount === undefined ? Infinity : Math.ceil(page.totalCount / PAGE) - 1;
+        page.totalCount === undefined ? Infinity : Math.ceil(page.totalCount / PAGE) - pagesRead;
       if (page.next && pagesLeft <= chunksOf(rest).length) continue;
       if (!page.next) rest = [];
       break;
