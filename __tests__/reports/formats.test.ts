@@ -201,3 +201,21 @@ describe('format detection and --format', () => {
     );
   });
 });
+
+describe('console output in XML reports', () => {
+  test('system-out and friends are read as raw text and left out: markup in logs does not break the parse', () => {
+    const log = 'GET /cart -> 200 <html><body>unclosed <br> tags &amp; text\n'.repeat(50);
+    const report = parseReport(
+      'out.xml',
+      `<testsuites><testsuite name="s">
+        <testcase classname="C" name="passes"><system-out>${log}</system-out></testcase>
+        <testcase classname="C" name="fails"><failure message="boom">trace</failure><system-err>${log}</system-err></testcase>
+        <system-out><![CDATA[</system-out> inside CDATA is text]]></system-out>
+      </testsuite></testsuites>`,
+    );
+    expect(report.tests.map((t) => [t.name, t.outcome, t.message, t.details])).toEqual([
+      ['passes', 'passed', undefined, undefined],
+      ['fails', 'failed', 'boom', 'trace'],
+    ]);
+  });
+});

@@ -17,6 +17,9 @@ const ENTITY_LIMITS = {
   appliesTo: 'external',
 };
 
+/** Console output: JUnit system-out/err, NUnit and xUnit output, TRX StdOut/StdErr, TestNG reporter-output. */
+const LOG_ELEMENTS = ['system-out', 'system-err', 'output', 'StdOut', 'StdErr', 'reporter-output'];
+
 const parser = new XMLParser({
   ignoreAttributes: false,
   attributeNamePrefix: '@',
@@ -31,6 +34,10 @@ const parser = new XMLParser({
   maxNestedTags: 256,
   ignoreDeclaration: true,
   ignorePiTags: true,
+  // Captured console output is often most of a report and no format's model uses it: read it as
+  // raw text (markup in logs does not break the parse) and leave it out of the tree.
+  stopNodes: LOG_ELEMENTS.map((name) => `*.${name}`),
+  updateTag: (name) => !LOG_ELEMENTS.includes(name),
 });
 
 /** Text from bytes: UTF-8 (with or without BOM) or UTF-16 with a BOM. */
