@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { VERSION } from '../src/version.js';
 
@@ -20,5 +21,41 @@ describe('package contract', () => {
   test('the action runs on node24 from the committed bundle', () => {
     const action = readFileSync('action.yml', 'utf8');
     expect(action).toMatch(/^runs:\n {2}using: node24\n {2}main: dist\/index\.js$/m);
+  });
+
+  test("the package entry serves the README's library example: import by name, an emulator, a client", async () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const section = readme.slice(readme.indexOf('## Library'));
+    const names = /import \{([^}]+)\} from 'testcycle'/
+      .exec(section)![1]!
+      .split(',')
+      .map((n) => n.trim());
+    expect(names).toEqual(expect.arrayContaining(['ServiceClient', 'f', 'publish', 'readReports']));
+    // A separate Node resolves 'testcycle' through package.json "exports", as users' code does.
+    const script = `
+      import { readFileSync } from 'node:fs';
+      import { ${names.join(', ')}, startEmulator } from 'testcycle';
+      const seed = JSON.parse(readFileSync('examples/seed.json', 'utf8'));
+      const emu = await startEmulator({ seed });
+      const token = emu.seed.tokens.find((t) => t.role === 'read-write').token;
+      const client = new ServiceClient({ baseUrl: emu.url, token });
+      const keys = [];
+      for await (const c of client.iterate('/test_cases', { filter: f.isNotNull('automationKey') }))
+        keys.push(c.attributes.testCaseKey);
+      const reports = await readReports(['examples/reports/junit/*.xml']);
+      console.log(JSON.stringify({ types: [${names.join(', ')}].map((x) => typeof x), keys: keys.length > 0, tests: reports.flatMap((r) => r.tests).length, requests: client.stats.total }));
+      await client.close();
+      await emu.close();`;
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ['--input-type=module', '-e', script], (error, stdout, stderr) =>
+        error ? reject(new Error(stderr)) : resolve(stdout),
+      ),
+    );
+    expect(JSON.parse(out)).toEqual({
+      types: names.map((n) => (n === 'f' ? 'object' : 'function')),
+      keys: true,
+      tests: 13,
+      requests: 1,
+    });
   });
 });

@@ -1,3 +1,9 @@
-/** The library entry point: `import { ServiceClient, f } from 'testcycle'`. */
+/**
+ * The library entry point (`import { ServiceClient, f, publish, readReports } from 'testcycle'`):
+ * the client, the resource table, the publish pipeline, the report parsers and the emulator.
+ */
 export * from './api/index.js';
 export * from './schema/resources.js';
+export * from './publish/index.js';
+export * from './reports/index.js';
+export * from './emulator/index.js';
