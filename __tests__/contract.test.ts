@@ -30,7 +30,9 @@ describe('package contract', () => {
       .exec(section)![1]!
       .split(',')
       .map((n) => n.trim());
-    expect(names).toEqual(expect.arrayContaining(['ServiceClient', 'f', 'publish', 'readReports']));
+    expect(names).toEqual(
+      expect.arrayContaining(['ServiceClient', 'f', 'publish', 'readReports', 'settingsFrom']),
+    );
     // A separate Node resolves 'testcycle' through package.json "exports", as users' code does.
     const script = `
       import { readFileSync } from 'node:fs';
@@ -42,8 +44,13 @@ describe('package contract', () => {
       const keys = [];
       for await (const c of client.iterate('/test_cases', { filter: f.isNotNull('automationKey') }))
         keys.push(c.attributes.testCaseKey);
+      const settings = publishSettings(
+        settingsFrom({ 'cycle-name': 'Nightly {date}', 'min-pass-rate': 95 }),
+        {},
+      );
       const reports = await readReports(['examples/reports/junit/*.xml']);
-      console.log(JSON.stringify({ types: [${names.join(', ')}].map((x) => typeof x), keys: keys.length > 0, tests: reports.flatMap((r) => r.tests).length, requests: client.stats.total }));
+      const result = await publish(client, { ...settings, reports });
+      console.log(JSON.stringify({ types: [${names.join(', ')}].map((x) => typeof x), keys: keys.length > 0, total: result.counts.total, gate: result.gate }));
       await client.close();
       await emu.close();`;
     const out = await new Promise<string>((resolve, reject) =>
@@ -54,8 +61,13 @@ describe('package contract', () => {
     expect(JSON.parse(out)).toEqual({
       types: names.map((n) => (n === 'f' ? 'object' : 'function')),
       keys: true,
-      tests: 13,
-      requests: 1,
+      // 13 JUnit tests, one without a test case: 12 published, 9 passed of 11 executed
+      total: 12,
+      gate: {
+        passed: false,
+        evaluated: true,
+        reasons: ['pass rate 81.82% is below 95% (basis: executed)'],
+      },
     });
   });
 });

@@ -16,6 +16,7 @@ import {
   renderCycleName,
   renderSummary,
   requestsOf,
+  settingsFrom,
   type PublishResult,
   type SettingSource,
 } from '../publish/index.js';
@@ -79,11 +80,7 @@ export const CYCLE_CLOSE_FLAGS = {
 } as const;
 
 function source(values: CommandContext['values']): SettingSource {
-  return {
-    string: (name) => (typeof values[name] === 'string' ? (values[name] as string) : undefined),
-    bool: (name) => (typeof values[name] === 'boolean' ? (values[name] as boolean) : undefined),
-    label: (name) => `--${name}`,
-  };
+  return settingsFrom(values, (name) => `--${name}`);
 }
 
 /** A client for one command, closed when the command ends. */

@@ -38,6 +38,7 @@ export {
   cycleSettings,
   jsonSetting,
   choice,
+  settingsFrom,
   type SettingSource,
   type PublishSettings,
 } from './settings.js';

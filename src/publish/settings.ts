@@ -22,6 +22,24 @@ export interface SettingSource {
   label(name: string): string;
 }
 
+/**
+ * Settings from plain values named as the CLI flags, for the CLI and for scripts using the library:
+ * `publishSettings(settingsFrom({ 'cycle-name': 'Nightly {date}', 'min-pass-rate': 95 }), env)`.
+ */
+export function settingsFrom(
+  values: Record<string, unknown>,
+  label: (name: string) => string = (name) => name,
+): SettingSource {
+  return {
+    string: (name) => {
+      const v = values[name];
+      return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
+    },
+    bool: (name) => (typeof values[name] === 'boolean' ? (values[name] as boolean) : undefined),
+    label,
+  };
+}
+
 export function choice<T extends string>(
   src: SettingSource,
   name: string,
