@@ -1,7 +1,7 @@
 // Publish benchmarks against the in-process emulator (built library in lib/).
 import { ServiceClient } from '../lib/api/client.js';
 import { startEmulator } from '../lib/emulator/index.js';
-import { DEFAULT_AUTOMATION_KEY, keyPattern, publish } from '../lib/publish/index.js';
+import { publish, publishSettings, settingsFrom } from '../lib/publish/index.js';
 
 const TOKEN = 'bench-token-0123456789';
 
@@ -35,21 +35,9 @@ function report(n, outcome) {
   };
 }
 
+/** The publish options of `testcycle publish --cycle-name NAME`: every other setting at its default. */
 function options(reports, name) {
-  return {
-    reports,
-    cycle: { name, create: true, reopenDone: false, close: false },
-    match: {
-      keyPattern: keyPattern(undefined),
-      automationKey: DEFAULT_AUTOMATION_KEY,
-      createMissingCases: false,
-    },
-    onUnmatched: 'warn',
-    merge: 'latest',
-    flaky: 'passed',
-    errorAs: 'FAILED',
-    dryRun: false,
-  };
+  return { ...publishSettings(settingsFrom({ 'cycle-name': name }), {}), reports };
 }
 
 /** requests / floor for N results: fresh cycle, re-run unchanged, 10% changed. */

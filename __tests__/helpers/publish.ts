@@ -1,11 +1,7 @@
 /** Building blocks for publish tests: seeded Spaces, in-memory reports, default options. */
 import { ServiceClient } from '../../src/api/client.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import {
-  DEFAULT_AUTOMATION_KEY,
-  keyPattern,
-  type PublishOptions,
-} from '../../src/publish/index.js';
+import { publishSettings, settingsFrom, type PublishOptions } from '../../src/publish/index.js';
 import type { Outcome, ParsedReport, TestResult } from '../../src/reports/model.js';
 import { RW, testSeed } from './emulator.js';
 
@@ -60,21 +56,8 @@ export function options(
   reports: ParsedReport[],
   extra: Partial<PublishOptions> = {},
 ): PublishOptions {
-  return {
-    reports,
-    cycle: { name: 'CI run', create: true, reopenDone: false, close: false },
-    match: {
-      keyPattern: keyPattern(undefined),
-      automationKey: DEFAULT_AUTOMATION_KEY,
-      createMissingCases: false,
-    },
-    onUnmatched: 'warn',
-    merge: 'latest',
-    flaky: 'passed',
-    errorAs: 'FAILED',
-    dryRun: false,
-    ...extra,
-  };
+  // `testcycle publish --cycle-name "CI run"`: every other setting at its default.
+  return { ...publishSettings(settingsFrom({ 'cycle-name': 'CI run' }), {}), reports, ...extra };
 }
 
 const clients: ServiceClient[] = [];
