@@ -2,6 +2,9 @@
  * The library entry point (`import { ServiceClient, f, publish, readReports } from 'testcycle'`):
  * the client, the resource table, the publish pipeline, the report parsers and the emulator.
  */
+// First: on an older Node this stops with a clear message before undici loads.
+import './node-version.js';
+
 export * from './api/index.js';
 export * from './schema/resources.js';
 export * from './publish/index.js';

@@ -70,16 +70,24 @@ test('an older Node gets one line saying which Node to use, not a stack trace fr
   // Node 24 pretending to be 22.11: what a node:22 CI image would run.
   const pretend =
     'data:text/javascript,Object.defineProperty(process,"versions",{value:{...process.versions,node:"22.11.0"}});Object.defineProperty(process,"version",{value:"v22.11.0"});';
-  const result = await new Promise<{ code: number; stderr: string }>((resolve) =>
-    execFile(
-      process.execPath,
-      ['--import', pretend, 'lib/cli/bin.js', 'parse', '--report', 'examples/reports'],
-      (error, _stdout, stderr) => resolve({ code: Number(error?.code ?? 0), stderr }),
-    ),
-  );
-  expect(result).toEqual({
+  const run = (args: string[]) =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(process.execPath, ['--import', pretend, ...args], (error, stdout, stderr) =>
+        resolve({ code: Number(error?.code ?? 0), stdout, stderr }),
+      ),
+    );
+  const needs =
+    'testcycle needs Node.js 24 or later; this is v22.11.0. Use a node:24 image, or actions/setup-node with node-version: 24.';
+  expect(await run(['lib/cli/bin.js', 'parse', '--report', 'examples/reports'])).toEqual({
     code: 2,
-    stderr:
-      'testcycle: needs Node.js 24 or later; this is v22.11.0. Use a node:24 image, or actions/setup-node with node-version: 24.\n',
+    stdout: '',
+    stderr: `${needs}\n`,
   });
+  // The library says the same when it is imported, before its HTTP client loads.
+  const library = await run([
+    '--input-type=module',
+    '-e',
+    "import('testcycle').then(() => console.log('loaded'), (e) => console.log(e.message))",
+  ]);
+  expect(library.stdout).toBe(`${needs}\n`);
 });

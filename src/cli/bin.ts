@@ -1,10 +1,9 @@
 #!/usr/bin/env node
 // Checked before anything else loads: on an older Node the HTTP client fails to load with a trace.
-const major = Number(process.versions.node.split('.')[0]);
-if (major < 24) {
-  process.stderr.write(
-    `testcycle: needs Node.js 24 or later; this is ${process.version}. Use a node:24 image, or actions/setup-node with node-version: 24.\n`,
-  );
+try {
+  await import('../node-version.js');
+} catch (error) {
+  process.stderr.write(`${(error as Error).message}\n`);
   process.exit(2);
 }
 
