@@ -21,7 +21,14 @@ export const nunit2: ReportFormat = {
   parse: (doc) => parseNunit(doc, 'test-results', nunit2Case),
 };
 
-type CaseReader = (tc: XmlNode, suite: string[]) => TestResult;
+/** What the two versions read differently; the rest of a test case is read alike. */
+interface CaseFields {
+  classname?: string;
+  name: string;
+  durationMs?: number;
+  outcome: Outcome;
+}
+type CaseReader = (tc: XmlNode) => CaseFields;
 
 /** A whole run (`rootName`) holds suites; a bare <test-suite> fragment is one. */
 function parseNunit(doc: XmlNode, rootName: string, read: CaseReader): TestResult[] {
@@ -44,7 +51,7 @@ function walk(suite: XmlNode, path: string[], out: TestResult[], read: CaseReade
   const here = name && type !== 'Assembly' ? [...path, name] : path;
   const containers = [suite, ...list(suite.results)];
   for (const c of containers) {
-    for (const tc of list(c['test-case'])) out.push(read(tc, here));
+    for (const tc of list(c['test-case'])) out.push(toResult(tc, here, read(tc)));
     for (const child of list(c['test-suite'])) walk(child, here, out, read);
   }
 }
@@ -54,22 +61,13 @@ function failureOf(tc: XmlNode): { message?: string; details?: string } {
   return { message: text(failure?.message)?.trim(), details: text(failure?.['stack-trace']) };
 }
 
-function nunit3Case(tc: XmlNode, suite: string[]): TestResult {
-  const result = (attr(tc, 'result') ?? '').toLowerCase();
-  let outcome: Outcome;
-  if (result === 'passed') outcome = 'passed';
-  // Failed with label Error (an exception) or Invalid is still a failed test, as NUnit counts it.
-  else if (result === 'failed') outcome = 'failed';
-  else if (result === 'warning') outcome = 'passed';
-  else if (result === 'skipped' || result === 'inconclusive') outcome = 'skipped';
-  else outcome = 'error';
-  const durationMs = seconds(attr(tc, 'duration') ?? attr(tc, 'time'));
+function toResult(tc: XmlNode, suite: string[], fields: CaseFields): TestResult {
+  const { classname, name, durationMs, outcome } = fields;
   const { message, details } = failureOf(tc);
-  const fullname = attr(tc, 'fullname');
   return {
     suite,
-    classname: attr(tc, 'classname') ?? (fullname ? className(fullname) : undefined),
-    name: attr(tc, 'name') ?? fullname ?? '',
+    classname,
+    name,
     durationMs,
     outcome,
     message,
@@ -79,7 +77,25 @@ function nunit3Case(tc: XmlNode, suite: string[]): TestResult {
   };
 }
 
-function nunit2Case(tc: XmlNode, suite: string[]): TestResult {
+function nunit3Case(tc: XmlNode): CaseFields {
+  const result = (attr(tc, 'result') ?? '').toLowerCase();
+  let outcome: Outcome;
+  if (result === 'passed') outcome = 'passed';
+  // Failed with label Error (an exception) or Invalid is still a failed test, as NUnit counts it.
+  else if (result === 'failed') outcome = 'failed';
+  else if (result === 'warning') outcome = 'passed';
+  else if (result === 'skipped' || result === 'inconclusive') outcome = 'skipped';
+  else outcome = 'error';
+  const fullname = attr(tc, 'fullname');
+  return {
+    classname: attr(tc, 'classname') ?? (fullname ? className(fullname) : undefined),
+    name: attr(tc, 'name') ?? fullname ?? '',
+    durationMs: seconds(attr(tc, 'duration') ?? attr(tc, 'time')),
+    outcome,
+  };
+}
+
+function nunit2Case(tc: XmlNode): CaseFields {
   const result = (attr(tc, 'result') ?? '').toLowerCase();
   const executed = (attr(tc, 'executed') ?? 'true').toLowerCase() === 'true';
   const success = (attr(tc, 'success') ?? '').toLowerCase();
@@ -94,19 +110,7 @@ function nunit2Case(tc: XmlNode, suite: string[]): TestResult {
   else if (hasFailure || success === 'false') outcome = 'failed';
   else outcome = 'passed';
   const full = attr(tc, 'name') ?? '';
-  const durationMs = seconds(attr(tc, 'time'));
-  const { message, details } = failureOf(tc);
-  return {
-    suite,
-    classname: className(full),
-    name: full,
-    durationMs,
-    outcome,
-    message,
-    details,
-    attempts: [{ outcome, durationMs, message }],
-    properties: properties(tc),
-  };
+  return { classname: className(full), name: full, durationMs: seconds(attr(tc, 'time')), outcome };
 }
 
 /** `Ns.Class.Method(args)` -> `Ns.Class` */
