@@ -3,10 +3,9 @@
  * src/publish, src/api and src/reports; commands here only wire flags to it.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ServiceClient } from '../api/client.js';
 import { ConfigError, EXIT_CODES, TestcycleError, messageOf } from '../api/errors.js';
 import { Redactor, createLogger, type Logger } from '../api/redact.js';
-import { COMMON_FLAGS, COMMON_HELP, commonOptions } from './args.js';
+import { COMMON_FLAGS, COMMON_HELP } from './args.js';
 import { VERSION } from '../version.js';
 import { runEmulatorCommand } from './emulator.js';
 import { PARSE_FLAGS, runParseCommand } from './parse.js';
@@ -17,6 +16,7 @@ import {
   PUBLISH_FLAGS,
   runCycleCloseCommand,
   runCycleCreateCommand,
+  runCheckCommand,
   runGateCommand,
   runPublishCommand,
 } from './service-commands.js';
@@ -108,30 +108,7 @@ const COMMANDS: Record<string, Command> = {
     summary: 'check the base URL and token: reads the Space the token reaches (1 request)',
     usage: 'testcycle check [--json] [common flags]',
     flags: { ...COMMON_FLAGS, json: { type: 'boolean' } },
-    async run({ values, io, redactor, logger }) {
-      const options = commonOptions(values, io.env);
-      const client = new ServiceClient({ ...options, redactor, logger });
-      try {
-        const project = await client.project();
-        const out = {
-          project: {
-            id: project.id,
-            name: project.attributes.name ?? null,
-            key: project.attributes.key ?? null,
-          },
-          baseUrl: client.baseUrl.href,
-          requests: client.stats,
-        };
-        if (values.json) io.stdout(JSON.stringify(out));
-        else
-          io.stdout(
-            `ok: ${client.baseUrl.href} reaches Space ${out.project.name ?? out.project.id} (${project.id})`,
-          );
-        return 0;
-      } finally {
-        await client.close();
-      }
-    },
+    run: runCheckCommand,
   },
 };
 

@@ -153,6 +153,28 @@ export async function runPublishCommand(ctx: CommandContext): Promise<number> {
   );
 }
 
+/** `testcycle check`: one request that proves the base URL, the region and the token. */
+export async function runCheckCommand(ctx: CommandContext): Promise<number> {
+  return withClient(ctx, async (client) => {
+    const project = await client.project();
+    const out = {
+      project: {
+        id: project.id,
+        name: project.attributes.name ?? null,
+        key: project.attributes.key ?? null,
+      },
+      baseUrl: client.baseUrl.href,
+      requests: client.stats,
+    };
+    if (ctx.values.json) ctx.io.stdout(JSON.stringify(out));
+    else
+      ctx.io.stdout(
+        `ok: ${client.baseUrl.href} reaches Space ${out.project.name ?? out.project.id} (${project.id})`,
+      );
+    return 0;
+  });
+}
+
 export async function runGateCommand(ctx: CommandContext): Promise<number> {
   const src = source(ctx.values);
   return withClient(ctx, async (client) => {
