@@ -214,13 +214,14 @@ async function casesByAutomationKey(
       fields,
     });
     let pagesRead = 0;
+    const seen = new Set<string>();
     for await (const page of listing) {
       found.push(...page.data);
       pagesRead++;
       if (mustList) continue;
       // After each page: the rest of the listing, or chunks for the keys still missing.
-      const seen = new Set(found.map((r) => String(r.attributes.automationKey)));
-      rest = fitting.filter((a) => !seen.has(a));
+      for (const r of page.data) seen.add(String(r.attributes.automationKey));
+      rest = rest.filter((a) => !seen.has(a));
       const pagesLeft =
         page.totalCount === undefined ? Infinity : Math.ceil(page.totalCount / PAGE) - pagesRead;
       if (page.next && pagesLeft <= chunksOf(rest).length) continue;

@@ -4,6 +4,7 @@
  * starts every execution as NOT_EXECUTED) then PATCH with the 201's ETag; an existing execution
  * that changes costs GET (for its ETag) then PATCH; an unchanged one costs nothing.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Resource, type ServiceClient, updateWithRetry } from '../api/client.js';
 import { isTransient, ServiceError, stopIfInterrupted } from '../api/errors.js';
 import { f } from '../api/filter.js';
@@ -205,7 +206,8 @@ export async function writePlan(
   if (later.length === 0) return;
   const pauseMs = client.scheduler.retryPauseMs;
   context.onRetryLater?.(later.length, pauseMs, firstFailure);
-  await pause(pauseMs, signal);
+  // An abort ends the pause early (AbortError), and then the run stops.
+  await sleep(pauseMs, undefined, { signal }).catch(() => undefined);
   stopIfInterrupted(signal);
   // The first round's create may have landed before its answer was lost: look before creating.
   await forEachPooled(
@@ -215,19 +217,6 @@ export async function writePlan(
     signal,
   );
   stopIfInterrupted(signal);
-}
-
-/** A pause that an abort ends early. */
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }
 
 /** One item's writes. Only its first request heeds an abort, so no item is left half done. */
