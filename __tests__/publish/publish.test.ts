@@ -165,34 +165,39 @@ describe('case lookups: in (...) chunks, or one listing of the automated cases w
   // 150-character names: about 15 keys per 3.5 KB filter once URL-encoded, so 120 tests need 8 chunks.
   const long = Array.from({ length: 120 }, (_, i) => `${'long name '.repeat(15)}${i}`);
 
-  test('short keys fill chunks of 100: ceil(N/100) lookups, however many cases the Space has', async () => {
-    const names = Array.from({ length: 150 }, (_, i) => `test${i}`);
-    const emu = await emulator({ seed: space(names, 1000) });
+  const short = Array.from({ length: 150 }, (_, i) => `test${i}`);
+
+  test.each([
+    [
+      'short keys fill chunks of 100: ceil(N/100) lookups, however many cases the Space has',
+      short,
+      1000,
+      2,
+    ],
+    [
+      'long keys, and the Space holds little else: the listing (2 pages) instead of 8 chunks',
+      long,
+      30,
+      2,
+    ],
+    [
+      'long keys among 130 other automated cases: the whole listing, 3 pages, still fewer than 8 chunks',
+      long,
+      130,
+      3,
+    ],
+    [
+      'long keys in a big Space: one listing page tells its size, then the 8 chunks (one request over chunks alone)',
+      long,
+      2000,
+      1 + 8,
+    ],
+  ])('%s', async (_title, names, others, expected) => {
+    const emu = await emulator({ seed: space(names, others) });
     const result = await publish(clientOf(emu), options([named(names)]));
     expect(result.unmatched).toEqual([]);
-    expect(lookups(emu)).toBe(2);
-  });
-
-  test('long keys, and the Space holds little else: the listing (2 pages) instead of 8 chunks', async () => {
-    const emu = await emulator({ seed: space(long, 30) });
-    const result = await publish(clientOf(emu), options([named(long)]));
-    expect(result.unmatched).toEqual([]);
-    expect(lookups(emu)).toBe(2);
-    expect(executionsOf(emu, 'CI run').size).toBe(long.length);
-  });
-
-  test('long keys among 130 other automated cases: the whole listing, 3 pages, still fewer than 8 chunks', async () => {
-    const emu = await emulator({ seed: space(long, 130) });
-    const result = await publish(clientOf(emu), options([named(long)]));
-    expect(result.unmatched).toEqual([]);
-    expect(lookups(emu)).toBe(3);
-  });
-
-  test('long keys in a big Space: one listing page tells its size, then the 8 chunks (one request over chunks alone)', async () => {
-    const emu = await emulator({ seed: space(long, 2000) });
-    const result = await publish(clientOf(emu), options([named(long)]));
-    expect(result.unmatched).toEqual([]);
-    expect(lookups(emu)).toBe(1 + 8);
+    expect(lookups(emu)).toBe(expected);
+    expect(executionsOf(emu, 'CI run').size).toBe(names.length);
   });
 });
 
