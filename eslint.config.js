@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'lib/', 'node_modules/', 'coverage/', '.tmp/'] },
+  { ignores: ['dist/', 'lib/', 'node_modules/', 'coverage/', '.tmp/', 'samples/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

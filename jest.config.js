@@ -8,7 +8,7 @@ export default {
   // The reliability suite runs on its own (npm run test:reliability).
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/__tests__/reliability/'],
   // The report corpus carries other projects' Jest snapshots; they are data, not ours.
-  modulePathIgnorePatterns: ['<rootDir>/__tests__/fixtures/'],
+  modulePathIgnorePatterns: ['<rootDir>/__tests__/fixtures/', '<rootDir>/samples/'],
   testTimeout: 30000,
   // Servers started by tests must stop by themselves; this turns a leak into a failure signal.
   detectOpenHandles: false,
