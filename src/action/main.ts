@@ -15,6 +15,7 @@ import {
   cycleSettings,
   gateCycle,
   gateSettings,
+  userFilterSetting,
   jsonSetting,
   publish,
   publishSettings,
@@ -97,7 +98,7 @@ export async function run(): Promise<void> {
           name,
           status: choice(inputSource, 'cycle-status', ['ACTIVE', 'DRAFT'] as const, 'ACTIVE'),
           customFields: jsonSetting(inputSource, 'cycle-custom-fields'),
-          populate: inputSource.string('populate'),
+          populate: userFilterSetting(inputSource, 'populate'),
           logger,
         });
         cycleOutputs(made.cycle);

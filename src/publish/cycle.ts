@@ -4,7 +4,6 @@
  */
 import { type Resource, type ServiceClient, updateWithRetry } from '../api/client.js';
 import { ConfigError, TestcycleError } from '../api/errors.js';
-import { f } from '../api/filter.js';
 import type { Logger } from '../api/redact.js';
 import type { CycleStatus } from '../schema/resources.js';
 import { createOrFind } from './idempotent.js';
@@ -38,9 +37,9 @@ export async function findCycle(
   client: ServiceClient,
   options: Pick<CycleOptions, 'key' | 'name'>,
 ): Promise<Resource<'test_cycles'> | undefined> {
-  const filter = options.key ? f.eq('testCycleKey', options.key) : f.eq('name', options.name!);
-  const page = await client.page<'test_cycles'>('/test_cycles', { filter, pageSize: 1 });
-  return page.data[0];
+  return options.key
+    ? client.findExact<'test_cycles'>('/test_cycles', 'testCycleKey', options.key)
+    : client.findExact<'test_cycles'>('/test_cycles', 'name', options.name!);
 }
 
 export async function resolveCycle(

@@ -283,9 +283,7 @@ async function createCase(
         }),
       ),
     async () => {
-      const r = (
-        await client.page<'test_cases'>('/test_cases', { filter: f.eq('name', name), pageSize: 1 })
-      ).data[0];
+      const r = await client.findExact<'test_cases'>('/test_cases', 'name', name);
       return r ? toCase(r) : undefined;
     },
   );
