@@ -1,4 +1,5 @@
 import { jest } from '@jest/globals';
+import net from 'node:net';
 import { ServiceClient, updateWithRetry } from '../../src/api/client.js';
 import { ConfigError, NetworkError, ServiceError } from '../../src/api/errors.js';
 import { f } from '../../src/api/filter.js';
@@ -498,32 +499,74 @@ describe('secrets', () => {
 });
 
 describe('proxies', () => {
-  test('HTTP_PROXY routes requests through the proxy (EnvHttpProxyAgent)', async () => {
-    const proxy = await startServer(() => ({
-      status: 200,
-      body: { data: [{ type: 'projects', id: 'via-proxy', attributes: {} }] },
-    }));
-    const saved = {
-      HTTP_PROXY: process.env.HTTP_PROXY,
-      NO_PROXY: process.env.NO_PROXY,
-      http_proxy: process.env.http_proxy,
-      no_proxy: process.env.no_proxy,
-    };
-    process.env.HTTP_PROXY = proxy.url;
-    delete process.env.http_proxy;
-    delete process.env.NO_PROXY;
-    delete process.env.no_proxy;
+  /** Runs `body` with HTTP(S)_PROXY set to `proxyUrl` and no NO_PROXY; restores the environment. */
+  async function withProxy(proxyUrl: string, body: () => Promise<void>): Promise<void> {
+    const names = [
+      'HTTP_PROXY',
+      'HTTPS_PROXY',
+      'NO_PROXY',
+      'http_proxy',
+      'https_proxy',
+      'no_proxy',
+    ];
+    const saved = Object.fromEntries(names.map((k) => [k, process.env[k]]));
+    for (const k of names) delete process.env[k];
+    process.env.HTTP_PROXY = proxyUrl;
+    process.env.HTTPS_PROXY = proxyUrl;
     try {
-      const c = new ServiceClient({ baseUrl: 'http://127.0.0.2:9/', token: TOKEN });
-      expect((await c.project()).id).toBe('via-proxy');
-      await c.close();
-      // An absolute-form request line is how a proxy sees the target.
-      expect(proxy.log[0]!.url).toBe('http://127.0.0.2:9/api/v1/projects');
+      await body();
     } finally {
       for (const [k, v] of Object.entries(saved)) {
         if (v === undefined) delete process.env[k];
         else process.env[k] = v;
       }
     }
+  }
+  const projectBody = (id: string) => ({
+    status: 200,
+    body: { data: [{ type: 'projects', id, attributes: {} }] },
   });
+
+  test('HTTPS_PROXY carries requests to other hosts (EnvHttpProxyAgent): a CONNECT tunnel', async () => {
+    // A bare TCP proxy that records the request line and closes: the target is never contacted.
+    const lines: string[] = [];
+    const proxy = net.createServer((socket) =>
+      socket.once('data', (chunk: Buffer) => {
+        lines.push(chunk.toString('latin1').split('\r\n')[0]!);
+        socket.destroy();
+      }),
+    );
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const { port } = proxy.address() as net.AddressInfo;
+    try {
+      await withProxy(`http://127.0.0.1:${port}`, async () => {
+        const c = new ServiceClient({
+          baseUrl: 'https://service.test/',
+          token: TOKEN,
+          retry: { retryBaseMs: 1, maxAttempts: 1 },
+        });
+        await expect(c.project()).rejects.toThrow(NetworkError);
+        await c.close();
+      });
+    } finally {
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+    expect(lines[0]).toBe('CONNECT service.test:443 HTTP/1.1');
+  });
+
+  test.each(['127.0.0.1', 'localhost'])(
+    'a loopback base URL (%s) never goes through the proxy: the token stays on this machine',
+    async (host) => {
+      const proxy = await startServer(() => projectBody('via-proxy'));
+      const direct = await startServer(() => projectBody('direct'));
+      await withProxy(proxy.url, async () => {
+        const port = new URL(direct.url).port;
+        const c = new ServiceClient({ baseUrl: `http://${host}:${port}/`, token: TOKEN });
+        expect((await c.project()).id).toBe('direct');
+        await c.close();
+      });
+      expect(proxy.log).toHaveLength(0);
+      expect(direct.log[0]!.headers.authorization).toBe(`Bearer ${TOKEN}`);
+    },
+  );
 });

@@ -19,6 +19,8 @@ export interface Reply {
   headers?: Record<string, string>;
   /** Drop the connection without an answer. */
   destroy?: boolean;
+  /** Write the answer by hand (hostile servers: endless bodies, wrong media types). */
+  write?: (res: http.ServerResponse) => void;
 }
 
 export type Handler = (req: LoggedRequest, index: number) => Reply | Promise<Reply>;
@@ -48,6 +50,10 @@ export async function startServer(handler: Handler): Promise<TestServer> {
       void Promise.resolve(handler(entry, log.length - 1)).then((reply) => {
         if (reply.destroy) {
           req.socket.destroy();
+          return;
+        }
+        if (reply.write) {
+          reply.write(res);
           return;
         }
         const text = reply.body === undefined ? '' : JSON.stringify(reply.body);

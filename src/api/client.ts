@@ -12,7 +12,7 @@ import {
 import { normalizeBaseUrl } from './base-url.js';
 import { ConfigError, NetworkError, ServiceError, type ServiceErrorObject } from './errors.js';
 import { f, type Filter, toFiltrQL } from './filter.js';
-import { Redactor, type Logger, silentLogger } from './redact.js';
+import { oneLine, Redactor, type Logger, silentLogger } from './redact.js';
 import {
   type AttemptOutcome,
   type RateLimit,
@@ -25,6 +25,7 @@ import {
   type Transport,
   type TransportResponse,
   createUndiciTransport,
+  MAX_RESPONSE_BYTES,
   describeNetworkError,
   wasNotSent,
 } from './transport.js';
@@ -33,6 +34,8 @@ export const MEDIA_TYPE = 'application/vnd.api+json';
 /** SERVICE-API.md section 8. */
 export const MAX_BODY_BYTES = 1_000_000;
 export const MAX_PAGE_SIZE = 100;
+/** Included records a page may carry: up to 3 levels of to-one relations per record (4.1). */
+const MAX_INCLUDED = 3 * MAX_PAGE_SIZE;
 
 export interface Resource<T extends ResourceType = ResourceType> {
   type: T;
@@ -223,7 +226,17 @@ export class ServiceClient {
       );
     }
     const res = result.value;
+    const refuse = (detail: string) =>
+      new ServiceError({ status: 0, method, path: shownPath, errors: [{ detail }] });
+    if (res.tooLarge)
+      throw refuse(
+        `the answer (${res.status}) was over ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB and was not read (the service's pages are far smaller); check --base-url and any proxy in between`,
+      );
     const document = parseDocument(res.body);
+    if (res.status < 400 && res.body.trim() && !isJsonApi(res.headers['content-type'], document))
+      throw refuse(
+        `the answer (${res.status}) is ${res.headers['content-type'] ? oneLine(res.headers['content-type']).slice(0, 80) : 'without a Content-Type'}, not a JSON:API document (${oneLine(res.body.slice(0, 60))}...): a proxy's login or error page? Check --base-url and any proxy in between`,
+      );
     if (res.status >= 400) {
       throw new ServiceError({
         status: res.status,
@@ -416,6 +429,22 @@ export class ServiceClient {
   ): Promise<Page<T>> {
     const res = await this.request('GET', target, { query, signal });
     const doc = res.document ?? {};
+    // A page holds at most 100 records (SERVICE-API.md 4.1), and each at most a few included ones.
+    const tooMany = (what: string, count: number, max: number) => {
+      if (count > max)
+        throw new ServiceError({
+          status: 0,
+          method: 'GET',
+          path: this.redactor.redact(target),
+          errors: [{ detail: `the page holds ${count} ${what}, over the ${max} a page can hold` }],
+        });
+    };
+    tooMany('records', Array.isArray(doc.data) ? doc.data.length : 0, MAX_PAGE_SIZE);
+    tooMany(
+      'included records',
+      Array.isArray(doc.included) ? doc.included.length : 0,
+      MAX_INCLUDED,
+    );
     const data = Array.isArray(doc.data) ? doc.data.map((item) => toResource<T>(item)) : [];
     const next = doc.links?.next;
     const totalCount = doc.meta?.totalCount;
@@ -559,6 +588,18 @@ function parseDocument(body: string): JsonApiDocument | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A JSON body (any JSON media type) that is a JSON:API document: an object with a top-level member. */
+function isJsonApi(
+  contentType: string | undefined,
+  document: JsonApiDocument | undefined,
+): boolean {
+  if (contentType && !/[/+]json\b/i.test(contentType)) return false;
+  return (
+    document !== undefined &&
+    ['data', 'errors', 'meta', 'links', 'included'].some((member) => member in document)
+  );
 }
 
 function redactErrors(

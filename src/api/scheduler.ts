@@ -202,8 +202,12 @@ export class Scheduler {
 
   private onRateLimited(retryAfterMs: number | undefined): void {
     this.consecutiveRateLimits++;
-    const wait =
-      retryAfterMs ?? this.backoff(this.policy.rateLimitBaseMs, this.consecutiveRateLimits);
+    // A Retry-After is honoured up to the backoff cap: an hour, a date in 2099 or an overflowing
+    // number from a proxy must not hang the job (the 429 budget then ends it with a clear error).
+    const wait = Math.min(
+      this.policy.maxBackoffMs,
+      retryAfterMs ?? this.backoff(this.policy.rateLimitBaseMs, this.consecutiveRateLimits),
+    );
     this.pausedUntil = Math.max(this.pausedUntil, this.now() + wait);
     // Halve the pace, once per window: concurrent 429s of one burst are one signal.
     const now = this.now();

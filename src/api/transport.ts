@@ -2,7 +2,8 @@
  * One HTTP exchange over undici, nothing more: pacing and retries belong to the Scheduler.
  * EnvHttpProxyAgent honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY; TLS verification stays on.
  */
-import { EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { isLoopbackHost } from './base-url.js';
 
 export interface TransportRequest {
   method: string;
@@ -15,7 +16,15 @@ export interface TransportResponse {
   status: number;
   headers: Record<string, string | undefined>;
   body: string;
+  /** The body was over the limit and was not read to its end (the body is then empty). */
+  tooLarge?: boolean;
 }
+
+/**
+ * Far above any answer of the service (a page of 100 records with included ones is well under
+ * 1 MB), and low enough that a hostile or broken server cannot exhaust the runner's memory.
+ */
+export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 export type Transport = (req: TransportRequest) => Promise<TransportResponse>;
 
@@ -24,6 +33,7 @@ export interface TransportOptions {
   timeoutMs?: number;
   connectTimeoutMs?: number;
   dispatcher?: Dispatcher;
+  maxResponseBytes?: number;
 }
 
 /** Error codes that mean the request never left this machine, so repeating it is always safe. */
@@ -77,31 +87,44 @@ export function createUndiciTransport(
   options: TransportOptions = {},
 ): Transport & { close(): Promise<void> } {
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const dispatcher =
-    options.dispatcher ??
-    new EnvHttpProxyAgent({
-      connect: { timeout: options.connectTimeoutMs ?? Math.min(timeoutMs, 10_000) },
-      headersTimeout: timeoutMs,
-      bodyTimeout: timeoutMs,
-    });
+  const maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
+  const agentOptions = {
+    connect: { timeout: options.connectTimeoutMs ?? Math.min(timeoutMs, 10_000) },
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  };
+  const proxied = options.dispatcher ?? new EnvHttpProxyAgent(agentOptions);
+  // A loopback address is this machine: a proxy would only see the token in cleartext.
+  const direct = options.dispatcher ?? new Agent(agentOptions);
   const send: Transport = async (req) => {
     const res = await request(req.url, {
       method: req.method as Dispatcher.HttpMethod,
       headers: req.headers,
       body: req.body,
-      dispatcher,
+      dispatcher: isLoopbackHost(req.url.hostname) ? direct : proxied,
       signal: AbortSignal.timeout(timeoutMs),
     });
-    const body = await res.body.text();
     const headers: Record<string, string | undefined> = {};
     for (const [name, value] of Object.entries(res.headers)) {
       headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
     }
-    return { status: res.statusCode, headers, body };
+    const refuse = () => {
+      res.body.destroy();
+      return { status: res.statusCode, headers, body: '', tooLarge: true };
+    };
+    if (Number(headers['content-length'] ?? 0) > maxBytes) return refuse();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > maxBytes) return refuse();
+      chunks.push(chunk);
+    }
+    return { status: res.statusCode, headers, body: Buffer.concat(chunks).toString('utf8') };
   };
   return Object.assign(send, {
     close: async () => {
-      if (!options.dispatcher) await dispatcher.close();
+      if (!options.dispatcher) await Promise.all([proxied.close(), direct.close()]);
     },
   });
 }
