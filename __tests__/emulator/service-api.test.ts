@@ -836,7 +836,10 @@ describe('emulator contract (DESIGN.md)', () => {
       byStatus: { '200': 1, '404': 1 },
       rateLimited: 0,
     });
-    await fetch(`${emu.origin}/__emulator/reset`, { method: 'POST' });
+    await fetch(`${emu.origin}/__emulator/reset`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${RW}` },
+    });
     const after = (await (await fetch(`${emu.origin}/__emulator/stats`)).json()) as {
       total: number;
     };

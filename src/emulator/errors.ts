@@ -65,6 +65,12 @@ export const MESSAGES = {
   staleEtag: 'If-Match does not match the current ETag: read the record again and retry.',
   notFound: (type: string, id: string) => `No ${type} with id ${id} in this Space.`,
   noRoute: (method: string, path: string) => `No route ${method} ${path}.`,
+  badPath: (path: string) =>
+    `The path ${JSON.stringify(path.slice(0, 200))} holds a malformed percent-encoding (% must be followed by two hex digits).`,
+  foreignHost: (host: string | undefined) =>
+    `Host ${JSON.stringify(host ?? '')} is not this emulator's: listening on loopback, it answers only 127.0.0.1, localhost and [::1] (a guard against DNS rebinding).`,
+  controlToken:
+    'Changing the emulator (/__emulator/reset) needs a read-write token: send Authorization: Bearer <token>.',
   methodNotAllowed: (method: string, path: string, allowed: string[]) =>
     `${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}.`,
   cycleNotActive: (status: string) =>

@@ -21,6 +21,8 @@ export interface EmulatorOptions {
   chaos?: string | ChaosOptions;
   /** Bytes; default 1 MiB (SERVICE-API.md 8). */
   maxBodyBytes?: number;
+  /** A connection with no traffic for this long is closed; default 30 s. */
+  idleTimeoutMs?: number;
 }
 
 export interface EmulatorStats {
@@ -135,27 +137,38 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', 'http://emulator');
-    // Control routes: outside /api/v1, no token, not counted.
-    if (url.pathname === '/__emulator/stats' && method === 'GET')
-      return send(res, 200, stats, { 'content-type': 'application/json' });
-    if (url.pathname === '/__emulator/reset' && method === 'POST') {
-      stats = emptyStats();
-      windows.clear();
-      return send(res, 200, { ok: true }, { 'content-type': 'application/json' });
-    }
-
     let routeName = `${method} (unmatched)`;
     const fail = (error: ApiError, headers: Record<string, string> = {}) => {
       count(method, routeName, error.status);
       send(res, error.status, error.toBody(), headers);
     };
+    // DNS rebinding: a web page's own host name that resolves to 127.0.0.1 must not reach us.
+    if (ownHosts && !ownHosts.has(hostOf(req.headers.host)))
+      return fail(new ApiError(421, 'MISDIRECTED_REQUEST', MESSAGES.foreignHost(req.headers.host)));
+    // Control routes: outside /api/v1 and not counted. Reading stats needs no token; what changes
+    // state needs a read-write token, so a web page cannot reset the emulator (no simple request).
+    if (url.pathname === '/__emulator/stats' && method === 'GET')
+      return send(res, 200, stats, { 'content-type': 'application/json' });
+    if (url.pathname === '/__emulator/reset' && method === 'POST') {
+      const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+      if (!bearer || tokens.get(bearer)?.role !== 'read-write')
+        return send(res, 403, new ApiError(403, 'FORBIDDEN', MESSAGES.controlToken).toBody());
+      stats = emptyStats();
+      windows.clear();
+      return send(res, 200, { ok: true }, { 'content-type': 'application/json' });
+    }
 
     if (!url.pathname.startsWith(`${API_PREFIX}/`))
       return fail(new ApiError(404, 'NOT_FOUND', MESSAGES.noRoute(method, url.pathname)));
-    const segments = url.pathname
-      .slice(API_PREFIX.length + 1)
-      .split('/')
-      .map(decodeURIComponent);
+    let segments: string[];
+    try {
+      segments = url.pathname
+        .slice(API_PREFIX.length + 1)
+        .split('/')
+        .map(decodeURIComponent);
+    } catch {
+      return fail(new ApiError(400, 'INVALID_PATH', MESSAGES.badPath(url.pathname)));
+    }
     const matched = matchRoute(routes, method, segments);
     if (matched && 'route' in matched) routeName = matched.route.name;
 
@@ -305,12 +318,23 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     });
   }
 
+  // Idle and slow connections are closed: a client that opens sockets and sends nothing cannot
+  // hold the server's connections forever.
+  const idleMs = options.idleTimeoutMs ?? 30_000;
+  server.timeout = idleMs;
+  server.keepAliveTimeout = Math.min(5_000, idleMs);
+  server.headersTimeout = Math.min(10_000, idleMs);
+  server.requestTimeout = idleMs;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  // On loopback, only this machine's own names for it are answered (see handle()).
+  const ownHosts = isLoopbackAddress(address.address)
+    ? new Set(['127.0.0.1', 'localhost', '[::1]', host])
+    : undefined;
   const origin = `http://${host}:${address.port}`;
   return {
     url: `${origin}${API_PREFIX}`,
@@ -328,6 +352,16 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         server.close(() => resolve());
       }),
   };
+}
+
+/** The host name of a Host header, without its port (`[::1]` keeps its brackets). */
+function hostOf(header: string | undefined): string {
+  const value = (header ?? '').trim().toLowerCase();
+  return value.startsWith('[') ? value.slice(0, value.indexOf(']') + 1) : value.split(':')[0]!;
+}
+
+function isLoopbackAddress(address: string): boolean {
+  return address === '::1' || /^127\./.test(address) || address === '::ffff:127.0.0.1';
 }
 
 function acceptable(accept: string | undefined, anyAllowed: boolean): boolean {

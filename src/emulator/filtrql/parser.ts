@@ -17,9 +17,19 @@ export function parseFilter(input: string): Expr {
   return new Parser(input).parse();
 }
 
+/**
+ * Limits that keep one request from taking the server down: nesting is bounded so the parser and
+ * the evaluator cannot overflow the stack, and conditions so that one filter cannot hold the
+ * server for seconds over a large Space (long value lists belong in `in (...)`).
+ */
+export const MAX_FILTER_DEPTH = 64;
+export const MAX_FILTER_CONDITIONS = 200;
+
 class Parser {
   private readonly tokens: Token[];
   private pos = 0;
+  private depth = 0;
+  private conditions = 0;
   constructor(private readonly input: string) {
     this.tokens = tokenize(input);
   }
@@ -55,19 +65,31 @@ class Parser {
     const token = this.peek();
     if (this.isKeyword('NOT')) {
       this.next();
-      const operand = this.unary();
+      const operand = this.nested(() => this.unary());
       return { kind: 'not', operand, span: join(token.span, operand.span) };
     }
     if (token.kind === '(') {
       this.next();
-      const inner = this.or();
+      const inner = this.nested(() => this.or());
       this.expect(')', "Expected ')'");
       return inner;
     }
     return this.condition();
   }
 
+  private nested<T>(parse: () => T): T {
+    if (++this.depth > MAX_FILTER_DEPTH)
+      this.fail(`Nested deeper than ${MAX_FILTER_DEPTH} levels (the limit)`);
+    const result = parse();
+    this.depth--;
+    return result;
+  }
+
   private condition(): Expr {
+    if (++this.conditions > MAX_FILTER_CONDITIONS)
+      this.fail(
+        `More than ${MAX_FILTER_CONDITIONS} conditions (the limit); use field in (...) for long lists`,
+      );
     const first = this.expect('ident', 'Expected a field name');
     const path = [first.text];
     while (this.peek().kind === '.') {
@@ -125,7 +147,7 @@ class Parser {
     if (this.isKeyword('ANY') || this.isKeyword('ALL') || this.isKeyword('NONE')) {
       const quantifier = this.next().text as Quantifier;
       this.expect('(', `Expected '(' after ${quantifier}`);
-      const condition = this.or();
+      const condition = this.nested(() => this.or());
       const close = this.expect(')', "Expected ')'");
       return {
         kind: 'quantified',
@@ -187,10 +209,10 @@ class Parser {
         this.expect('(', `Expected '(' after ${token.text}`);
         const args: ValueNode[] = [];
         if (this.peek().kind !== ')') {
-          args.push(this.value());
+          args.push(this.nested(() => this.value()));
           while (this.peek().kind === ',') {
             this.next();
-            args.push(this.value());
+            args.push(this.nested(() => this.value()));
           }
         }
         const close = this.expect(')', "Expected ')'");
