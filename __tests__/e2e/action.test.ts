@@ -87,7 +87,7 @@ describe('action: publish', () => {
     expect(run.stdout).toContain(
       '::error title=app.LoginTest > logs_out,file=src/login.test.ts,line=8::logs_out broke',
     );
-    expect(run.stdout.replace(/^::add-mask::.*$/m, '')).not.toContain(RW); // the runner masks what add-mask names
+    expect(run.stdout.replace(/^::add-mask::.*$/gm, '')).not.toContain(RW); // the runner masks what add-mask names
     expect(Object.fromEntries(executionsOf(emu, 'CI 42'))).toEqual({
       'app.LoginTest.opens': ['PASSED'],
       'app.LoginTest.logs_in': ['PASSED'],
