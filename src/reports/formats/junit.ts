@@ -5,7 +5,8 @@
  */
 import type { ReportFormat } from '../format.js';
 import {
-  mergeRetries,
+  firstLine,
+  foldRepeats,
   NO_PROPERTIES,
   type Attempt,
   type Outcome,
@@ -35,7 +36,7 @@ export const junit: ReportFormat = {
     } else {
       walkSuite(rootNode, [], tests);
     }
-    return mergeRetries(tests);
+    return foldRepeats(tests);
   },
 };
 
@@ -88,8 +89,9 @@ function toResult(tc: XmlNode, suite: string[], suiteFile?: string): TestResult 
     const first = Array.isArray(value) ? value[0] : value;
     const node = typeof first === 'object' && first !== null ? (first as XmlNode) : undefined;
     outcome = result;
-    message = attr(node, 'message') ?? attr(node, 'type');
     details = node ? text(node) : typeof first === 'string' && first ? first : undefined;
+    // jest-junit and mocha's xunit write no message attribute: the body's first line is it.
+    message = attr(node, 'message') || firstLine(details) || attr(node, 'type');
     break;
   }
   // googletest: status="notrun"; tst: status="disabled"/"errored"; some writers: result="skipped".
