@@ -25,8 +25,8 @@ describe('FiltrQL builder', () => {
     ],
     ['dot paths', f.eq('testCycle.testCycleKey', 'DEMO-R1'), 'testCycle.testCycleKey = "DEMO-R1"'],
     [
-      'raw user filter is parenthesised',
-      f.and(f.eq('testCycleId', 'x'), f.raw('testCase.priority = "CRITICAL" OR 1 = 1')),
+      'a user filter is parenthesised',
+      f.and(f.eq('testCycleId', 'x'), f.user('testCase.priority = "CRITICAL" OR 1 = 1', 'p')),
       'testCycleId = "x" AND (testCase.priority = "CRITICAL" OR 1 = 1)',
     ],
     ['not', f.not(f.eq('status', 'DONE')), 'NOT (status = "DONE")'],

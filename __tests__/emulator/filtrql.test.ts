@@ -217,7 +217,7 @@ function fromBuilder(filter: Filter): Norm {
       };
     case 'null':
       return { k: 'null', path: filter.field, neg: filter.negated };
-    case 'raw':
+    case 'user':
       throw new Error('not generated');
   }
 }
@@ -269,9 +269,10 @@ const fieldArb = fc.constantFrom(
   'testCycle.testCycleKey',
   'customFields.component',
 );
+// Literals never hold "{$" (the service would evaluate it): f.same finds such values instead.
 const stringArb = fc.oneof(
-  fc.string(),
-  fc.string({ unit: 'grapheme' }),
+  fc.string().filter((s) => !s.includes('{$')),
+  fc.string({ unit: 'grapheme' }).filter((s) => !s.includes('{$')),
   fc.constantFrom(
     '"',
     "'",
@@ -281,7 +282,8 @@ const stringArb = fc.oneof(
     'Prüfung ✓ 測試',
     ' AND ',
     ')',
-    '{$x}',
+    '{x}',
+    '$x',
     'x'.repeat(300),
   ),
 );
@@ -324,4 +326,79 @@ test('property: for generated filters, the builder and the parser agree (quotes,
     }),
     { numRuns: 500, seed: 20261121 },
   );
+});
+
+// ---- values the service would evaluate (issue 16): found by their pieces, never evaluated ----
+
+const hostileArb = fc
+  .array(
+    fc.oneof(
+      fc.constantFrom('{$', '{', '$', '}', '"main"', 'currentUser()', 'startOfDay()', '123', '\\'),
+      fc.string({ maxLength: 4 }),
+    ),
+    { minLength: 1, maxLength: 8 },
+  )
+  .map((parts) => parts.join(''));
+
+test('property: f.same matches the record with exactly that value, and no literal the service reads holds "{$"', () => {
+  fc.assert(
+    fc.property(hostileArb, fc.constantFrom('name', 'automationKey'), (value, field) => {
+      const text = toFiltrQL(f.same(field, value));
+      const literals: string[] = [];
+      const collect = (e: Expr): void => {
+        if (e.kind === 'and' || e.kind === 'or') [e.left, e.right].forEach(collect);
+        else if (e.kind === 'compare' && e.value.kind === 'string') literals.push(e.value.value);
+      };
+      collect(parseFilter(text));
+      expect(literals.some((l) => l.includes('{$'))).toBe(false);
+      const record: FilterRecord = { id: 'x', attributes: { [field]: value } };
+      expect(compileFilter(text, 'test_cases', env)(record)).toBe(true);
+    }),
+    { numRuns: 300, seed: 20261123 },
+  );
+});
+
+test('a literal holding "{$" is refused, so nothing the client builds is evaluated', () => {
+  expect(() => toFiltrQL(f.eq('name', '{$"main"}'))).toThrow(/would evaluate/);
+  expect(toFiltrQL(f.same('name', '{$"main"}'))).toBe('name ~ "{" AND name ~ "$\\"main\\"}"');
+  expect(toFiltrQL(f.same('name', 'main'))).toBe('name = "main"');
+});
+
+describe('user filters (--gate-filter, --populate) are parsed, not pasted', () => {
+  test.each([
+    ['testCase.priority = "CRITICAL"'],
+    ['result in ("FAILED", "BLOCKED") and not (testCase.priority = "LOW")'],
+    ['executedAt > now-7d OR executedAt >= startOfDay() - 1w'],
+    ['testCase.ownerId in membersOf("tester")'],
+    ['testCaseExecutions ANY (result = "FAILED" OR result = \'BLOCKED\')'],
+    ['name = "{$currentUser()}"'],
+  ])('%s keeps its meaning inside the client filter', (text) => {
+    const combined = toFiltrQL(f.and(f.eq('testCycleId', 'R1'), f.user(text, '--gate-filter')));
+    const parsed = parseFilter(combined);
+    // The user's expression is one operand of the AND, whatever it holds.
+    expect(parsed.kind).toBe('and');
+    if (parsed.kind !== 'and') return;
+    expect(parsed.left).toMatchObject({ kind: 'compare', path: ['testCycleId'] });
+    expect(JSON.stringify(parsed.right, (k, v: unknown) => (k === 'span' ? undefined : v))).toEqual(
+      JSON.stringify(parseFilter(text), (k, v: unknown) => (k === 'span' ? undefined : v)),
+    );
+  });
+
+  test.each([
+    ['an early close', 'result = "PASSED") OR (testCycleId is not null', /a '\)' closes nothing/],
+    ['an open group', '(result = "PASSED"', /expected '\)'/],
+    ['an open string', 'result = "PASSED', /never closed/],
+    ['nothing', '', /is empty/],
+    ['a dangling OR', 'result = "PASSED" OR', /expected a condition/],
+    ['a bare field', 'result', /expected an operator/],
+    ['a stray character', 'result = "x" ; drop', /unexpected ";"/],
+    [
+      '3,000 nested groups',
+      '('.repeat(3000) + 'a = 1' + ')'.repeat(3000),
+      /nested more than 64 levels/,
+    ],
+  ])('%s is refused before any request, naming the parameter', (_label, text, message) => {
+    expect(() => f.user(text, '--gate-filter')).toThrow(message);
+    expect(() => f.user(text, '--gate-filter')).toThrow(/^--gate-filter: /);
+  });
 });

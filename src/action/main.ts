@@ -15,6 +15,7 @@ import {
   cycleSettings,
   gateCycle,
   gateSettings,
+  userFilterSetting,
   jsonSetting,
   publish,
   publishSettings,
@@ -32,8 +33,9 @@ export async function run(): Promise<void> {
   const redactor = new Redactor();
   try {
     const token = core.getInput('token', { required: true });
-    core.setSecret(token);
     redactor.add(token);
+    // The runner masks exact strings only: each encoded form a server might echo is masked too.
+    for (const form of redactor.maskedForms()) core.setSecret(form);
     const githubToken = core.getInput('github-token');
     if (githubToken) core.setSecret(githubToken);
     const mode = (core.getInput('mode') || 'publish') as Mode;
@@ -97,7 +99,7 @@ export async function run(): Promise<void> {
           name,
           status: choice(inputSource, 'cycle-status', ['ACTIVE', 'DRAFT'] as const, 'ACTIVE'),
           customFields: jsonSetting(inputSource, 'cycle-custom-fields'),
-          populate: inputSource.string('populate'),
+          populate: userFilterSetting(inputSource, 'populate'),
           logger,
         });
         cycleOutputs(made.cycle);

@@ -11,7 +11,7 @@ import {
 } from '../schema/resources.js';
 import { normalizeBaseUrl } from './base-url.js';
 import { ConfigError, NetworkError, ServiceError, type ServiceErrorObject } from './errors.js';
-import { type Filter, toFiltrQL } from './filter.js';
+import { f, type Filter, toFiltrQL } from './filter.js';
 import { Redactor, type Logger, silentLogger } from './redact.js';
 import {
   type AttemptOutcome,
@@ -327,6 +327,24 @@ export class ServiceClient {
     if ('after' in params) query.push(['page[after]', params.after]);
     if ('number' in params) query.push(['page[number]', String(params.number)]);
     return this.readPage<T>(path, query, params.signal);
+  }
+
+  /**
+   * The record whose `field` is exactly `value`, or undefined. The filter (f.same) may match more
+   * than that record, for values the service would evaluate or a service that compares loosely;
+   * what comes back is compared here, so a lookup never trusts the service's first record.
+   */
+  async findExact<T extends ResourceType>(
+    path: string,
+    field: string,
+    value: string,
+    params: Omit<ListParams, 'filter'> & { and?: Filter } = {},
+  ): Promise<Resource<T> | undefined> {
+    const { and, ...rest } = params;
+    const filter = f.and(and, f.same(field, value));
+    for await (const record of this.iterate<T>(path, { ...rest, filter }))
+      if (record.attributes[field] === value) return record;
+    return undefined;
   }
 
   /**

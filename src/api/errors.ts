@@ -2,6 +2,7 @@
  * Typed errors with a stable `code`. Adapters map them to exit codes (DESIGN.md: 2 usage,
  * 3 service, 4 report) and print `message`, which is written for a person and never holds the token.
  */
+import { oneLine } from './redact.js';
 
 export type ExitCategory = 'usage' | 'service' | 'report' | 'gate' | 'interrupted';
 
@@ -95,7 +96,8 @@ export class ServiceError extends TestcycleError {
   constructor(init: ServiceErrorInit) {
     const first = init.errors?.[0] ?? {};
     const hint = hintFor(init.status, first);
-    const what = [first.code, first.detail ?? first.title].filter(Boolean).join(': ');
+    // The server's words are data: one line, no control codes.
+    const what = oneLine([first.code, first.detail ?? first.title].filter(Boolean).join(': '));
     super(
       init.status === 0
         ? `${init.method} ${init.path}: ${what || 'unexpected answer'}.`

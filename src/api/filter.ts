@@ -1,7 +1,13 @@
 /**
  * FiltrQL builder (SERVICE-API.md section 4.2). Filters are built as a small AST and serialized
  * here, so values are always quoted and escaped (DESIGN.md: never by string pasting).
+ *
+ * The service evaluates `{$...}` inside a string literal and FiltrQL has no escape for it, so a
+ * value holding `{$` (a branch named `{$"main"}`, a test named `embed {$currentUser()}`) can never
+ * be a literal: `literal` refuses it, and `f.same` finds such values by the pieces around each
+ * `{$` instead. Either way, callers compare what comes back exactly before trusting it.
  */
+import { parseUserFilter, userFilterText, type UserExpr } from './user-filter.js';
 
 export type FilterValue = string | number | boolean | Date | null;
 export type ComparisonOp = '=' | '!=' | '>' | '>=' | '<' | '<=' | '~';
@@ -12,8 +18,8 @@ export type Filter =
   | { kind: 'null'; field: string; negated: boolean }
   | { kind: 'and' | 'or'; items: Filter[] }
   | { kind: 'not'; item: Filter }
-  /** A filter a user wrote (e.g. --gate-filter): kept as it is, in parentheses. */
-  | { kind: 'raw'; text: string };
+  /** A filter a user wrote (e.g. --gate-filter), parsed, so it stays inside its parentheses. */
+  | { kind: 'user'; expr: UserExpr };
 
 const FIELD = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
 
@@ -22,8 +28,15 @@ function checkField(field: string): string {
   return field;
 }
 
+/** True when the service would evaluate part of this text as an embedded expression. */
+export function isEvaluated(value: string): boolean {
+  return value.includes('{$');
+}
+
 /** A FiltrQL string literal: double quotes, with `\` and `"` escaped by a backslash. */
 export function quote(value: string): string {
+  if (isEvaluated(value))
+    throw new Error(`A FiltrQL literal cannot hold "{$" (the service would evaluate it)`);
   return `"${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 }
 
@@ -63,8 +76,31 @@ export const f = {
   and: (...items: (Filter | undefined)[]): Filter => group('and', items),
   or: (...items: (Filter | undefined)[]): Filter => group('or', items),
   not: (item: Filter): Filter => ({ kind: 'not', item }),
-  raw: (text: string): Filter => ({ kind: 'raw', text }),
+  /**
+   * Matches every record whose `field` is `value` (and, for a value the service would evaluate,
+   * possibly others): the caller keeps only exact matches.
+   */
+  same: (field: string, value: string): Filter =>
+    isEvaluated(value)
+      ? group(
+          'and',
+          piecesOf(value).map((piece) => f.cmp(field, '~', piece)),
+        )
+      : f.eq(field, value),
+  /** A filter a user wrote; a ConfigError names `parameter` when it is not one. */
+  user: (text: string, parameter: string): Filter => ({
+    kind: 'user',
+    expr: parseUserFilter(text, parameter),
+  }),
 };
+
+/** `a{$b` -> `a{`, `$b`: the value cut between each `{` and `$`, so no piece holds `{$`. */
+function piecesOf(value: string): string[] {
+  return value.split('{$').flatMap((piece, i, all) => {
+    const withBraces = `${i > 0 ? '$' : ''}${piece}${i < all.length - 1 ? '{' : ''}`;
+    return withBraces ? [withBraces] : [];
+  });
+}
 
 function group(kind: 'and' | 'or', items: (Filter | undefined)[]): Filter {
   const present = items.filter((i): i is Filter => i !== undefined);
@@ -92,8 +128,8 @@ export function toFiltrQL(filter: Filter): string {
         .join(` ${filter.kind.toUpperCase()} `);
     case 'not':
       return `NOT (${toFiltrQL(filter.item)})`;
-    case 'raw':
-      return `(${filter.text})`;
+    case 'user':
+      return `(${userFilterText(filter.expr)})`;
   }
 }
 
@@ -118,8 +154,12 @@ export function chunkIn(
   options: { maxItems: number; maxEncodedLength: number; wrapChunk?: (chunk: Filter) => Filter },
 ): Filter[] {
   const wrapChunk = options.wrapChunk ?? ((chunk: Filter) => chunk);
-  const unique = [...new Set(values)];
-  const chunks: Filter[] = [];
+  const all = [...new Set(values)];
+  const unique = all.filter((v) => typeof v !== 'string' || !isEvaluated(v));
+  // Rare values the service would evaluate: one lookup each, by their pieces.
+  const chunks: Filter[] = all
+    .filter((v): v is string => typeof v === 'string' && isEvaluated(v))
+    .map((v) => wrapChunk(f.same(field, v)));
   let current: Exclude<FilterValue, null>[] = [];
   // Cost of the constant part, then of each value with its ", " separator.
   const overhead = encodedLength(wrapChunk(f.in(field, ['']))) - encodeURIComponent('""').length;

@@ -1,27 +1,100 @@
 /**
- * Secrets never reach a log line, an error or an output: every logger writes through a Redactor.
+ * What may be printed. Secrets never reach a log line, an error or an output: every logger writes
+ * through a Redactor, which knows the encoded forms a token takes when a server or proxy echoes
+ * it. Text from reports, servers and the environment is data: `oneLine` keeps it on one line
+ * without control codes, and `safeLines` makes sure no printed line can be read as a workflow
+ * command by a CI runner (GitHub's `::command::`, its older `##[command]`).
  */
 
 const MASK = '***';
 
 export class Redactor {
   private readonly secrets = new Set<string>();
+  private forms: string[] = [];
 
   add(secret: string | undefined): void {
     // Very short values would mask ordinary words; a real token is long (SERVICE-API.md 5.2).
-    if (secret && secret.length >= 6) this.secrets.add(secret);
+    if (!secret || secret.length < 6 || this.secrets.has(secret)) return;
+    this.secrets.add(secret);
+    // Longest first, so a form that contains another is masked whole.
+    this.forms = [...new Set([...this.forms, ...encodedForms(secret)])].sort(
+      (a, b) => b.length - a.length,
+    );
+  }
+
+  /** The raw secret and its encodings, for masking by a runner (core.setSecret). */
+  maskedForms(): readonly string[] {
+    return this.forms;
   }
 
   redact(text: string): string {
     let out = text;
-    for (const secret of this.secrets) {
-      if (out.includes(secret)) out = out.split(secret).join(MASK);
-      // Also the forms a secret takes inside URLs and JSON strings.
-      const encoded = encodeURIComponent(secret);
-      if (encoded !== secret && out.includes(encoded)) out = out.split(encoded).join(MASK);
-    }
+    for (const form of this.forms) if (out.includes(form)) out = out.split(form).join(MASK);
     return out.replace(/(authorization["']?\s*[:=]\s*["']?bearer\s+)[^\s"',}]+/gi, `$1${MASK}`);
   }
+}
+
+/**
+ * The forms a secret takes in text: raw, URL-encoded, JSON-escaped (short and \u escapes), hex,
+ * and base64/base64url. Inside a longer base64 text (an echoed `Authorization: Bearer ...` header)
+ * the secret's characters depend on its byte offset modulo 3, so each of the three alignments
+ * contributes the part of its encoding that does not depend on the bytes around it.
+ */
+export function encodedForms(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  const forms = [
+    secret,
+    encodeURIComponent(secret),
+    JSON.stringify(secret).slice(1, -1),
+    [...secret].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join(''),
+    bytes.toString('hex'),
+    bytes.toString('hex').toUpperCase(),
+  ];
+  for (let offset = 0; offset < 3; offset++) {
+    const padded = Buffer.concat([Buffer.alloc(offset), bytes]);
+    const first = Math.ceil((offset * 8) / 6);
+    const end = Math.floor(((offset + bytes.length) * 8) / 6);
+    for (const encoding of ['base64', 'base64url'] as const)
+      forms.push(padded.toString(encoding).slice(first, end));
+  }
+  return forms.filter((form) => form.length >= 6);
+}
+
+/* eslint-disable no-control-regex -- matching control codes is the point of these patterns */
+/** Line breaks of every kind (CR alone, U+2028/2029, NEL, VT, FF) and ANSI escape sequences. */
+const BREAKS = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/g;
+// Linear patterns: CSI (ESC [ params final), OSC (ESC ] ... BEL or ST), other ESC sequences, then
+// the remaining C0/C1 controls but tab.
+const ANSI =
+  /\u001b\[[0-?]*[ -/]*[@-~]?|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-_]?/g;
+const CONTROLS = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g;
+const CONTROLS_BUT_ESC = /[\u0000-\u0008\u000e-\u001a\u001c-\u001f\u007f-\u009f]/g;
+
+/** Data (a test name, a message, a server's detail) as one printable line. */
+export function oneLine(text: string): string {
+  return text.replace(BREAKS, '↵').replace(ANSI, '').replace(CONTROLS, '');
+}
+
+/** Without ANSI escapes and control codes, line breaks kept (for multi-line data such as details). */
+export function plainText(text: string): string {
+  return text.replace(/\r\n?/g, '\n').replace(ANSI, '').replace(CONTROLS, '');
+}
+
+/**
+ * Text about to be printed, as the lines a runner will read: no line starts a workflow command
+ * (a leading `::` or `##[` gets a space inside it), and escape sequences other than colours
+ * (`keepColor`: the CLI's own, on a terminal) are removed.
+ */
+export function safeLines(text: string, keepColor = false): string {
+  const cleaned = text.replace(CONTROLS_BUT_ESC, '');
+  return (
+    keepColor
+      ? cleaned.replace(ANSI, (seq) => (/^\u001b\[[0-9;]*m$/.test(seq) ? seq : ''))
+      : cleaned.replace(ANSI, '')
+  ).replace(
+    /(^|\r\n|[\n\r])([ \t]*)(::|##\[)/g,
+    (_m, start: string, space: string, cmd: string) => `${start}${space}${cmd[0]} ${cmd.slice(1)}`,
+  );
 }
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -36,10 +109,10 @@ export interface Logger {
 
 export type LogSink = (level: LogLevel, message: string) => void;
 
-/** A logger that drops lines below `level` and redacts every line it writes. */
+/** A logger that drops lines below `level`, and redacts and makes safe every line it writes. */
 export function createLogger(sink: LogSink, redactor: Redactor, level: LogLevel = 'info'): Logger {
   const write = (at: LogLevel) => (message: string) => {
-    if (ORDER[at] >= ORDER[level]) sink(at, redactor.redact(message));
+    if (ORDER[at] >= ORDER[level]) sink(at, safeLines(redactor.redact(message)));
   };
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }

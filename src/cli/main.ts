@@ -4,7 +4,7 @@
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError, EXIT_CODES, TestcycleError, messageOf } from '../api/errors.js';
-import { Redactor, createLogger, type Logger } from '../api/redact.js';
+import { Redactor, createLogger, safeLines, type Logger } from '../api/redact.js';
 import { COMMON_FLAGS, COMMON_HELP } from './args.js';
 import { VERSION } from '../version.js';
 import { runEmulatorCommand } from './emulator.js';
@@ -131,9 +131,15 @@ Run "testcycle <command> --help" for a command's flags.`;
 }
 
 /** Runs the CLI and returns the exit code; never throws, never prints a stack trace. */
-export async function main(argv: string[], io: CliIO): Promise<number> {
+export async function main(argv: string[], rawIO: CliIO): Promise<number> {
   const redactor = new Redactor();
-  redactor.add(io.env.TESTCYCLE_TOKEN);
+  redactor.add(rawIO.env.TESTCYCLE_TOKEN);
+  // Every line the CLI prints: the token in none of its forms, and no workflow command.
+  const io: CliIO = {
+    ...rawIO,
+    stdout: (text) => rawIO.stdout(safeLines(redactor.redact(text), rawIO.color === true)),
+    stderr: (text) => rawIO.stderr(safeLines(redactor.redact(text))),
+  };
   const say = (text: string) => io.stderr(redactor.redact(text));
   // Two-word commands: `cycle create`, `cycle close`.
   const twoWords =

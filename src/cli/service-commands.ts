@@ -10,6 +10,7 @@ import {
   cycleSettings,
   gateCycle,
   gateSettings,
+  userFilterSetting,
   jsonSetting,
   publish,
   publishSettings,
@@ -258,7 +259,7 @@ export async function runCycleCreateCommand(ctx: CommandContext): Promise<number
       name,
       status,
       customFields,
-      populate: src.string('populate'),
+      populate: userFilterSetting(src, 'populate'),
       logger: ctx.logger,
     });
     const a = made.cycle.attributes;

@@ -4,7 +4,7 @@
  */
 import { type Resource, type ServiceClient, updateWithRetry } from '../api/client.js';
 import { ConfigError, TestcycleError } from '../api/errors.js';
-import { f } from '../api/filter.js';
+import { oneLine } from '../api/redact.js';
 import type { Logger } from '../api/redact.js';
 import type { CycleStatus } from '../schema/resources.js';
 import { createOrFind } from './idempotent.js';
@@ -38,9 +38,9 @@ export async function findCycle(
   client: ServiceClient,
   options: Pick<CycleOptions, 'key' | 'name'>,
 ): Promise<Resource<'test_cycles'> | undefined> {
-  const filter = options.key ? f.eq('testCycleKey', options.key) : f.eq('name', options.name!);
-  const page = await client.page<'test_cycles'>('/test_cycles', { filter, pageSize: 1 });
-  return page.data[0];
+  return options.key
+    ? client.findExact<'test_cycles'>('/test_cycles', 'testCycleKey', options.key)
+    : client.findExact<'test_cycles'>('/test_cycles', 'name', options.name!);
 }
 
 export async function resolveCycle(
@@ -61,7 +61,7 @@ export async function resolveCycle(
     if (!options.create)
       throw new ConfigError(
         '--cycle-name',
-        `no test cycle is named "${options.name}" and --no-create-cycle is set.`,
+        `no test cycle is named "${oneLine(options.name!)}" and --no-create-cycle is set.`,
       );
     if (options.dryRun) return undefined;
     const rank = await nextRank(client, 'test_cycles');
@@ -80,7 +80,7 @@ export async function resolveCycle(
     cycle = result.value;
     created = result.created;
     options.logger.info(
-      `${created ? 'created' : 'found (created concurrently)'} test cycle ${cycle.attributes.testCycleKey} "${cycle.attributes.name}"`,
+      `${created ? 'created' : 'found (created concurrently)'} test cycle ${cycle.attributes.testCycleKey} "${oneLine(String(cycle.attributes.name))}"`,
     );
   }
   const status = String(cycle.attributes.status ?? 'DRAFT') as CycleStatus;
@@ -88,7 +88,7 @@ export async function resolveCycle(
     return { resource: cycle, created, activated: false };
   if (status === 'DONE' && !options.reopenDone) {
     throw new CycleStateError(
-      `test cycle ${cycle.attributes.testCycleKey} "${cycle.attributes.name}" is DONE; pass --reopen-done-cycle to record results in it again.`,
+      `test cycle ${cycle.attributes.testCycleKey} "${oneLine(String(cycle.attributes.name))}" is DONE; pass --reopen-done-cycle to record results in it again.`,
     );
   }
   if (options.dryRun) return { resource: cycle, created, activated: true };

@@ -99,7 +99,7 @@ export async function cycleCounts(
 ): Promise<CycleCounts> {
   const filter: Filter = f.and(
     f.eq('testCycleId', cycleId),
-    extraFilter ? f.raw(extraFilter) : undefined,
+    extraFilter ? f.user(extraFilter, 'gate-filter') : undefined,
   );
   const doc = await client.aggregate('test_case_executions', {
     filter,

@@ -35,6 +35,7 @@ export { populateCycle } from './populate.js';
 export {
   publishSettings,
   gateSettings,
+  userFilterSetting,
   cycleSettings,
   jsonSetting,
   choice,

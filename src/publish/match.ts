@@ -7,7 +7,7 @@
 import { type ListParams, type Resource, type ServiceClient } from '../api/client.js';
 import { ConfigError } from '../api/errors.js';
 import { chunkIn, f } from '../api/filter.js';
-import type { Logger } from '../api/redact.js';
+import { oneLine, type Logger } from '../api/redact.js';
 import type { TestResult } from '../reports/model.js';
 import { createOrFind } from './idempotent.js';
 
@@ -179,7 +179,7 @@ export async function matchTests(
         unmatched.push({
           test: display(input.tests[i]!.test),
           file: input.tests[i]!.file,
-          reason: `no test case with automationKey "${auto}"${options.createMissingCases ? ' (dry run: would be created)' : ''}`,
+          reason: `no test case with automationKey "${oneLine(auto)}"${options.createMissingCases ? ' (dry run: would be created)' : ''}`,
         });
       }
     }
@@ -237,8 +237,9 @@ async function casesByAutomationKey(
   return found;
 }
 
+/** A test as people read it, on one line (names are data: no line breaks or control codes). */
 export function display(test: TestResult): string {
-  return test.classname ? `${test.classname} › ${test.name}` : test.name;
+  return oneLine(test.classname ? `${test.classname} › ${test.name}` : test.name);
 }
 
 export async function nextRank(
@@ -283,9 +284,7 @@ async function createCase(
         }),
       ),
     async () => {
-      const r = (
-        await client.page<'test_cases'>('/test_cases', { filter: f.eq('name', name), pageSize: 1 })
-      ).data[0];
+      const r = await client.findExact<'test_cases'>('/test_cases', 'name', name);
       return r ? toCase(r) : undefined;
     },
   );

@@ -16,7 +16,7 @@ export async function populateCycle(
 ): Promise<{ created: number; matched: number }> {
   const caseIds: string[] = [];
   for await (const c of client.iterate<'test_cases'>('/test_cases', {
-    filter: f.raw(filter),
+    filter: f.user(filter, 'populate'),
     fields: { test_cases: ['testCaseKey'] },
   }))
     caseIds.push(c.id);

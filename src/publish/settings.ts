@@ -4,6 +4,7 @@
  * SettingSource; errors name the flag or input the way that adapter's users write it.
  */
 import { ConfigError } from '../api/errors.js';
+import { f } from '../api/filter.js';
 import type { CycleOptions } from './cycle.js';
 import { ciContext, renderCycleName } from './context.js';
 import type { GateOptions } from './gate.js';
@@ -89,6 +90,13 @@ export function jsonSetting(src: SettingSource, name: string): Record<string, un
   throw new ConfigError(src.label(name), `must be a JSON object, e.g. {"build":"1.2.3"}.`);
 }
 
+/** A FiltrQL filter the user wrote, checked before any request (it is combined as parsed, see f.user). */
+export function userFilterSetting(src: SettingSource, name: string): string | undefined {
+  const text = src.string(name)?.trim() || undefined;
+  if (text !== undefined) f.user(text, src.label(name));
+  return text;
+}
+
 export function gateSettings(src: SettingSource): GateOptions {
   return {
     minPassRate: number(src, 'min-pass-rate', { min: 0, max: 100 }),
@@ -96,7 +104,7 @@ export function gateSettings(src: SettingSource): GateOptions {
     maxBlocked: number(src, 'max-blocked', { min: 0, integer: true }),
     failOnNotExecuted: src.bool('fail-on-not-executed') ?? false,
     basis: choice(src, 'pass-rate-basis', ['executed', 'all'] as const, 'executed'),
-    filter: src.string('gate-filter')?.trim() || undefined,
+    filter: userFilterSetting(src, 'gate-filter'),
   };
 }
 

@@ -3,6 +3,7 @@
  * pass rate, counts, failed tests with file:line, unmatched tests, cycle, requests. Text from
  * reports is HTML-escaped; the whole stays under a size limit, cut with a note.
  */
+import { oneLine } from '../api/redact.js';
 import type { ParsedReport } from '../reports/model.js';
 import type { PublishResult } from './publish.js';
 
@@ -17,10 +18,9 @@ export const MAX_SUMMARY_BYTES = 1024 * 1024 - 1024;
 
 /** Report text inside Markdown table cells: HTML-escaped, Markdown syntax neutralised, one line. */
 export function escapeHtml(text: string): string {
-  return text
+  return oneLine(text)
     .replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-    .replace(/[\\|`[\]*]/g, (c) => `\\${c}`)
-    .replace(/\r?\n/g, ' ');
+    .replace(/[\\|`[\]*]/g, (c) => `\\${c}`);
 }
 
 export function renderSummary(

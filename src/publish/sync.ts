@@ -250,10 +250,12 @@ async function createExecution(
     (
       await client.page<'test_case_executions'>('/test_case_executions', {
         filter: f.and(f.eq('testCycleId', context.cycleId), f.eq('testCaseId', caseId)),
-        pageSize: 1,
         signal,
       })
-    ).data[0];
+    ).data.find(
+      // Compared, not trusted: a record for another case or cycle is never patched.
+      (e) => e.attributes.testCaseId === caseId && e.attributes.testCycleId === context.cycleId,
+    );
   const existing = lookFirst ? await find(context.signal) : undefined;
   const { value, created } = existing
     ? { value: existing, created: false }

@@ -93,6 +93,8 @@ class Parser {
       if (!this.isKeyword('IN')) this.fail('Expected IN after NOT');
       this.next();
       const values: ValueNode[] = [];
+      let close: Token | undefined;
+      // `in membersOf(...)`: a call stands for the list; a ')' after it belongs to an outer group.
       if (this.peek().kind === 'ident') {
         values.push(this.value());
       } else {
@@ -102,9 +104,8 @@ class Parser {
           this.next();
           values.push(this.value());
         }
+        close = this.expect(')', "Expected ',' or ')'");
       }
-      const close = this.peek().kind === ')' ? this.next() : undefined;
-      if (values[0]!.kind !== 'call' && !close) this.fail("Expected ',' or ')'");
       return {
         kind: 'in',
         path,

@@ -1,0 +1,3 @@
+module example.com/testcycle/gosample
+
+go 1.19
