@@ -26,6 +26,7 @@ export const FORMATS: readonly ReportFormat[] = [
   xunit,
   trx,
   testng,
+  cucumberMessages,
   ctrf,
   jestJson,
   playwright,
@@ -33,7 +34,6 @@ export const FORMATS: readonly ReportFormat[] = [
   rspec,
   cucumber,
   allure,
-  cucumberMessages,
   dart,
   gotest,
 ];

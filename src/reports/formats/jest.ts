@@ -35,10 +35,16 @@ export const jestJson: ReportFormat = {
         const failures = arr(a.failureMessages).filter((m): m is string => typeof m === 'string');
         const outcome = STATUS[status] ?? 'error';
         const suite = arr(a.ancestorTitles).filter((t): t is string => typeof t === 'string');
-        const details = failures.join('\n\n') || undefined;
+        const details = outcome === 'passed' ? undefined : failures.join('\n\n') || undefined;
         const location = obj(a.location);
-        // jest-circus lists the failures of the runs before the final one in retryReasons.
-        const earlier = arr(a.retryReasons).map((reason) => ({
+        // jest-circus lists the failures of the runs before the final one in retryReasons; vitest
+        // keeps them in failureMessages of a test that passed in the end.
+        const reasons = Array.isArray(a.retryReasons)
+          ? arr(a.retryReasons)
+          : outcome === 'passed'
+            ? failures
+            : [];
+        const earlier = reasons.map((reason) => ({
           outcome: 'failed' as const,
           message: typeof reason === 'string' ? reason.split('\n')[0] : undefined,
         }));
