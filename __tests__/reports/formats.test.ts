@@ -144,13 +144,14 @@ describe('TestNG testng-results.xml', () => {
 
 describe('Cucumber JSON', () => {
   const report = parseReport('cucumber.json', CUCUMBER);
-  test('one test per scenario (backgrounds are not tests); undefined steps skip, a failed step fails', () => {
+  test('one test per scenario (backgrounds are not tests); a failed or undefined step fails it (strict)', () => {
     expect(report.format).toBe('cucumber');
     expect(report.tests.map((t) => [t.name, t.outcome])).toEqual([
       ['Add an item', 'passed'],
       ['Remove an item', 'failed'],
-      ['Wishlist', 'skipped'],
+      ['Wishlist', 'failed'],
     ]);
+    expect(report.tests[2]!.message).toMatch(/a step is undefined/);
   });
   test('feature as classname, file and line, tags as properties (so a key tag matches), first line of the error', () => {
     const [add, remove] = report.tests;

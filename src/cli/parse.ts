@@ -4,6 +4,7 @@ import {
   countTests,
   type Counts,
   DEFAULT_MAX_BYTES,
+  noCounts,
   readReports,
   FORMAT_IDS,
 } from '../reports/index.js';
@@ -36,7 +37,7 @@ export async function runParseCommand({ values, io }: CommandContext): Promise<n
     DEFAULT_MAX_BYTES,
   );
   const reports = await readReports(patterns, { format, maxBytes });
-  let totals: Counts = { total: 0, passed: 0, failed: 0, errors: 0, skipped: 0, flaky: 0 };
+  let totals: Counts = noCounts();
   const files = reports.map((r) => {
     const counts = countTests(r.tests);
     totals = addCounts(totals, counts);
@@ -48,30 +49,27 @@ export async function runParseCommand({ values, io }: CommandContext): Promise<n
     };
   });
   if (values.json) {
-    io.stdout(JSON.stringify({ files, totals }));
+    // `runs` beside `total` (tests): each retry is a run; `skippedFiles`: not reports (directory mode).
+    io.stdout(JSON.stringify({ files, totals, skippedFiles: reports.skipped }));
     return 0;
   }
-  const rows = files.map((f) =>
-    [f.file, f.format, f.total, f.passed, f.failed, f.errors, f.skipped, f.flaky].map(String),
-  );
-  rows.push([
-    'total',
-    '',
-    ...[
-      totals.total,
-      totals.passed,
-      totals.failed,
-      totals.errors,
-      totals.skipped,
-      totals.flaky,
-    ].map(String),
-  ]);
-  const head = ['file', 'format', 'tests', 'passed', 'failed', 'errors', 'skipped', 'flaky'];
+  const COLUMNS = ['total', 'runs', 'passed', 'failed', 'errors', 'skipped', 'flaky'] as const;
+  const rows = files.map((f) => [f.file, f.format, ...COLUMNS.map((c) => String(f[c]))]);
+  rows.push(['total', '', ...COLUMNS.map((c) => String(totals[c]))]);
+  const head = ['file', 'format', 'tests', ...COLUMNS.slice(1)];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) =>
     r.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   io.stdout([line(head), ...rows.map(line)].join('\n'));
+  // Tests and runs side by side, to reconcile with the runner's own summary.
+  io.stdout(
+    `${totals.runs} run${totals.runs === 1 ? '' : 's'} of ${totals.total} test${totals.total === 1 ? '' : 's'}, ${totals.flaky} flaky` +
+      (reports.skipped.length
+        ? `; ${reports.skipped.length} file${reports.skipped.length === 1 ? '' : 's'} skipped as not reports${values.verbose ? '' : ' (--verbose lists them)'}`
+        : ''),
+  );
   if (values.verbose) {
+    for (const s of reports.skipped) io.stdout(`skipped ${s.file}: ${s.reason}`);
     for (const f of files) {
       for (const t of f.tests ?? [])
         if (t.outcome !== 'passed')

@@ -19,6 +19,20 @@ export async function discoverReports(
   patterns: readonly string[],
   options: DiscoverOptions = {},
 ): Promise<string[]> {
+  return (await discoverReportFiles(patterns, options)).map((f) => f.file);
+}
+
+/** A file to read, and whether only a directory pattern named it (then it may be skipped). */
+export interface FoundReport {
+  file: string;
+  /** Found by walking a directory, not named explicitly or by a glob. */
+  fromDirectory: boolean;
+}
+
+export async function discoverReportFiles(
+  patterns: readonly string[],
+  options: DiscoverOptions = {},
+): Promise<FoundReport[]> {
   const cwd = options.cwd ?? process.cwd();
   // Globs use / only (a backslash escapes); on Windows people write paths with backslashes.
   const slashes =
@@ -29,7 +43,8 @@ export async function discoverReports(
   const excludes = patterns.filter((p) => p.startsWith('!')).map((p) => slashes(p.slice(1)));
   if (includes.length === 0)
     throw new ReportError('--report', 'needs at least one pattern that is not an exclude (!).');
-  const found = new Set<string>();
+  // A file named explicitly or by a glob is strict even when a directory pattern also finds it.
+  const found = new Map<string, boolean>();
   for (const pattern of includes) {
     const directory = await isDirectory(resolve(cwd, pattern));
     const glob = directory
@@ -50,13 +65,13 @@ export async function discoverReports(
         `${directory ? `is a directory with no report files (${REPORT_FILES}) in it` : 'matches no file'} (in ${cwd}${excludes.length ? `, excluding ${excludes.join(', ')}` : ''}); check the path or the step that writes the reports.`,
       );
     }
-    for (const m of matches.sort()) found.add(m);
+    for (const m of matches.sort()) found.set(m, (found.get(m) ?? true) && directory);
   }
-  return [...found];
+  return [...found].map(([file, fromDirectory]) => ({ file, fromDirectory }));
 }
 
 /** What a directory given as a pattern stands for: the files of the formats testcycle reads. */
-const REPORT_FILES = '**/*.{xml,json,jsonl,trx}';
+const REPORT_FILES = '**/*.{xml,json,jsonl,ndjson,trx}';
 
 async function isDirectory(path: string): Promise<boolean> {
   try {

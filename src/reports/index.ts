@@ -1,20 +1,66 @@
 export * from './model.js';
-export { discoverReports, type DiscoverOptions } from './discover.js';
-export { parseReport, readReport, DEFAULT_MAX_BYTES, type ReadOptions } from './read.js';
+export { discoverReports, discoverReportFiles, type DiscoverOptions } from './discover.js';
+export { parseReport, readReport, DEFAULT_MAX_BYTES, type ReadOptions, xmlRootOf } from './read.js';
 export { FORMATS, FORMAT_IDS, formatById } from './registry.js';
 
-import { discoverReports } from './discover.js';
-import type { ParsedReport } from './model.js';
-import { readReport, type ReadOptions } from './read.js';
+import { dirname } from 'node:path';
+import { discoverReportFiles, type FoundReport } from './discover.js';
+import { ALLURE_RESULT } from './formats/allure.js';
+import { NotAReportError, ReportError, type ParsedReport, type SkippedFile } from './model.js';
+import { readAllure, readReport, type ReadOptions } from './read.js';
 
-/** Every report the patterns match, parsed; the first unreadable one stops with its ReportError. */
+/** The reports read, and the files a directory pattern found that are no reports. */
+export type ReportSet = ParsedReport[] & { skipped: SkippedFile[] };
+
+/**
+ * Every report the patterns match, parsed; the first unreadable one stops with its ReportError.
+ * Files found only by walking a directory that are recognisably no report (a tool's state, a
+ * config: binary, or in no known format) are skipped and listed in `skipped`; a file named
+ * explicitly or by a glob stays strict. Allure's `*-result.json` files of one directory are one
+ * report, so that the runs of a retried test fold.
+ */
 export async function readReports(
   patterns: readonly string[],
   options: ReadOptions & { cwd?: string } = {},
-): Promise<ParsedReport[]> {
-  const files = await discoverReports(patterns, { cwd: options.cwd });
+): Promise<ReportSet> {
+  const found = await discoverReportFiles(patterns, { cwd: options.cwd });
+  const at = (file: string) => (options.cwd ? `${options.cwd}/${file}` : file);
   const reports: ParsedReport[] = [];
-  for (const file of files)
-    reports.push(await readReport(options.cwd ? `${options.cwd}/${file}` : file, options));
-  return reports;
+  const skipped: SkippedFile[] = [];
+  const allureDirs = new Map<string, FoundReport[]>();
+  for (const one of found) {
+    if (ALLURE_RESULT.test(one.file) && ALLURE_FORMATS.has(options.format ?? 'auto')) {
+      const dir = dirname(one.file);
+      allureDirs.set(dir, [...(allureDirs.get(dir) ?? []), one]);
+      continue;
+    }
+    // Allure writes containers, globals and attachments beside its results: not reports.
+    if (one.fromDirectory && isAllureSidecar(one.file, found)) continue;
+    try {
+      reports.push(await readReport(at(one.file), options));
+    } catch (error) {
+      if (!(error instanceof NotAReportError && one.fromDirectory)) throw error;
+      skipped.push({ file: one.file, reason: error.message.slice(at(one.file).length + 2) });
+    }
+  }
+  for (const [dir, files] of allureDirs) {
+    const read = await readAllure(
+      at(dir),
+      files.map((f) => ({ ...f, file: at(f.file) })),
+      options,
+    );
+    reports.push(...read.reports);
+    skipped.push(...read.skipped);
+  }
+  return Object.assign(reports, { skipped });
 }
+
+const ALLURE_FORMATS = new Set(['auto', 'allure']);
+
+function isAllureSidecar(file: string, found: readonly FoundReport[]): boolean {
+  if (!/-(container|globals|attachment)\.\w+$/.test(file)) return false;
+  const dir = dirname(file);
+  return found.some((f) => ALLURE_RESULT.test(f.file) && dirname(f.file) === dir);
+}
+
+export { ReportError };

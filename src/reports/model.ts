@@ -16,8 +16,14 @@ export interface TestResult {
   suite: string[];
   classname?: string;
   name: string;
+  /** The source file of the test, where the format says. */
   file?: string;
   line?: number;
+  /**
+   * The parameters of this invocation, where the format has them (TestNG data providers, Allure
+   * and Cucumber examples), in a stable display form such as `[1, "a"]`.
+   */
+  params?: string;
   durationMs?: number;
   /** The final outcome (after retries). */
   outcome: Outcome;
@@ -49,6 +55,13 @@ export interface Counts {
   skipped: number;
   /** Failed at least once, then passed. */
   flaky: number;
+  /** Runs of these tests: each retry counted (what a runner that counts attempts reports). */
+  runs: number;
+}
+
+/** Zero of everything, to add counts to. */
+export function noCounts(): Counts {
+  return { total: 0, passed: 0, failed: 0, errors: 0, skipped: 0, flaky: 0, runs: 0 };
 }
 
 /** Every run of a test, the final one last. */
@@ -67,9 +80,10 @@ export function isFlaky(test: TestResult): boolean {
 }
 
 export function countTests(tests: readonly TestResult[]): Counts {
-  const counts: Counts = { total: 0, passed: 0, failed: 0, errors: 0, skipped: 0, flaky: 0 };
+  const counts = noCounts();
   for (const t of tests) {
     counts.total++;
+    counts.runs += t.attempts?.length ?? 1;
     if (t.outcome === 'passed') counts.passed++;
     else if (t.outcome === 'failed') counts.failed++;
     else if (t.outcome === 'error') counts.errors++;
@@ -87,6 +101,7 @@ export function addCounts(a: Counts, b: Counts): Counts {
     errors: a.errors + b.errors,
     skipped: a.skipped + b.skipped,
     flaky: a.flaky + b.flaky,
+    runs: a.runs + b.runs,
   };
 }
 
@@ -98,47 +113,113 @@ export function worst(a: Outcome, b: Outcome): Outcome {
 }
 
 /**
- * The outcome of several runs of one test. Failures followed by a final pass are a retried test
- * that passed (flaky). Any other sequence, such as the invocations of a parameterized test, keeps
- * its worst outcome: a pass before a failure is not a retry and must not hide the failure.
+ * The outcome of the runs of one test (a first run and its retries): the final run decides, so
+ * failures followed by a pass are a flaky pass. A final run that was skipped decides nothing: the
+ * worst earlier run stands, so a skipped retry never hides a failure.
  */
 export function outcomeOfRuns(attempts: readonly Attempt[]): Outcome {
   const last = attempts[attempts.length - 1]!.outcome;
-  const before = attempts.slice(0, -1);
-  if (last === 'passed' && before.every((a) => a.outcome === 'failed' || a.outcome === 'error'))
-    return 'passed';
+  if (last !== 'skipped') return last;
   return attempts.reduce<Outcome>((acc, a) => worst(acc, a.outcome), 'skipped');
 }
 
 /**
- * Several entries for one test in one file are runs of that test (retries, reruns, parameterized
- * invocations): one result whose outcome follows outcomeOfRuns, every run kept as an attempt.
+ * A test's identity (DESIGN.md "Results and merging"): its source file, suite path, classname,
+ * name, parameters and, where the format gives one, its line. Publish uses it to tell distinct
+ * tests that produce one test-case key (a key collision) from runs of one test. The report file
+ * is not part of it: one test in two report files (matrix legs, a re-run job) is one test run
+ * twice, which publish merges by DESIGN.md's rule.
  */
-export function mergeRetries(tests: TestResult[], keyOf?: (t: TestResult) => string): TestResult[] {
-  // Keyed by classname (or suite), then name: no key strings are built for the common case.
-  const byGroup = new Map<string, Map<string, TestResult>>();
+export function testIdentity(test: TestResult): string {
+  return JSON.stringify([
+    test.file ?? '',
+    test.suite,
+    test.classname ?? '',
+    test.name,
+    test.params ?? '',
+    test.line ?? 0,
+  ]);
+}
+
+/**
+ * The tests of one report file whose format does not mark retries (JUnit without Surefire's rerun
+ * elements, NUnit, xUnit, TRX, Go, RSpec, Dart, Cucumber JSON). Entries with one identity
+ * (testIdentity) are repeats, read by their sequence:
+ *
+ * - a repeat after a failed or errored run is a retry of it: folded into that test as its next
+ *   attempt (flaky when the retries end in a pass), as Surefire, gotestsum --rerun-fails,
+ *   pytest-rerunfailures and rspec-retry run them;
+ * - a repeat after a passed or skipped run is a new invocation (go test -count, a parameterized
+ *   test whose parameters the format does not show): a test of its own, counted again.
+ *
+ * Entries with different identities (another file, suite, class or parameters) are never merged.
+ * Formats that mark retries build their attempts from the marks and do not call this.
+ */
+export function foldRepeats(tests: TestResult[]): TestResult[] {
+  // Keyed by name first: identity strings are built only for names that repeat.
+  const byName = new Map<string, TestResult | Map<string, TestResult>>();
   const out: TestResult[] = [];
   for (const t of tests) {
-    const group = keyOf ? keyOf(t) : (t.classname ?? t.suite.join('\u0001'));
-    let names = byGroup.get(group);
-    if (!names) byGroup.set(group, (names = new Map()));
-    const name = keyOf ? '' : t.name;
-    const seen = names.get(name);
-    if (!seen) {
-      names.set(name, t);
+    const seen = byName.get(t.name);
+    if (seen === undefined) {
+      byName.set(t.name, t);
       out.push(t);
       continue;
     }
-    seen.attempts = [...runsOf(seen), ...runsOf(t)];
-    seen.outcome = outcomeOfRuns(seen.attempts);
-    if (t.outcome === seen.outcome) {
-      seen.message = t.message ?? seen.message;
-      seen.details = t.details ?? seen.details;
+    let byIdentity: Map<string, TestResult>;
+    if (seen instanceof Map) byIdentity = seen;
+    else byName.set(t.name, (byIdentity = new Map([[testIdentity(seen), seen]])));
+    const identity = testIdentity(t);
+    const latest = byIdentity.get(identity);
+    if (latest && (latest.outcome === 'failed' || latest.outcome === 'error')) {
+      addRun(latest, t);
+      continue;
     }
-    seen.durationMs = (seen.durationMs ?? 0) + (t.durationMs ?? 0);
-    if (Object.keys(t.properties).length) seen.properties = { ...seen.properties, ...t.properties };
+    byIdentity.set(identity, t);
+    out.push(t);
   }
   return out;
+}
+
+/** A retry of `test`: its runs appended, the outcome, message and duration updated. */
+function addRun(test: TestResult, retry: TestResult): void {
+  test.attempts = [...runsOf(test), ...runsOf(retry)];
+  test.outcome = outcomeOfRuns(test.attempts);
+  if (retry.outcome === test.outcome) {
+    test.message = retry.message ?? test.message;
+    test.details = retry.details ?? test.details;
+  }
+  test.durationMs = (test.durationMs ?? 0) + (retry.durationMs ?? 0);
+  if (Object.keys(retry.properties).length)
+    test.properties = { ...test.properties, ...retry.properties };
+}
+
+/** Attempts from a format's own retry marks: the earlier runs it lists, then the final run. */
+export function withRetries(test: TestResult, earlier: readonly Attempt[]): TestResult {
+  if (earlier.length === 0) return test;
+  test.attempts = [
+    ...earlier,
+    { outcome: test.outcome, durationMs: test.durationMs, message: test.message },
+  ];
+  return test;
+}
+
+/** ANSI colour and cursor codes (jest, Playwright and vitest colour their messages). */
+// eslint-disable-next-line no-control-regex
+const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-_]/g;
+
+/** Text without ANSI escape sequences; cheap when there are none (the common case). */
+export function plain(text: string): string;
+export function plain(text: string | undefined): string | undefined;
+export function plain(text: string | undefined): string | undefined {
+  return text !== undefined && text.includes('\u001b') ? text.replace(ANSI, '') : text;
+}
+
+/** The first non-empty line of a text, trimmed (a message from a body without one). */
+export function firstLine(text: string | undefined): string | undefined {
+  if (!text) return undefined;
+  for (const line of text.split('\n', 50)) if (line.trim()) return line.trim();
+  return undefined;
 }
 
 /** A report that cannot be read: names the file and, where known, line and column. */
@@ -155,4 +236,16 @@ export class ReportError extends Error {
     this.line = position?.line;
     this.column = position?.column;
   }
+}
+
+/**
+ * A file that is recognisably no test report (binary, or text, XML or JSON in no known format):
+ * in directory mode it is skipped and listed instead of failing the run.
+ */
+export class NotAReportError extends ReportError {}
+
+/** A file a directory pattern found that is no test report, and why. */
+export interface SkippedFile {
+  file: string;
+  reason: string;
 }

@@ -1,9 +1,17 @@
 /** Reading one report file: size limit, decoding, detection, parsing, errors that name the file. */
 import { open, stat } from 'node:fs/promises';
 import type { ReportFormat, Sniff } from './format.js';
-import { ReportError, type ParsedReport } from './model.js';
+import {
+  NotAReportError,
+  plain,
+  ReportError,
+  type ParsedReport,
+  type SkippedFile,
+  type TestResult,
+} from './model.js';
+import { allure } from './formats/allure.js';
 import { FORMATS, FORMAT_IDS, formatById } from './registry.js';
-import { decodeText, parseXml, XmlError } from './xml.js';
+import { decodeText, parseXml, XmlError, XmlLimitError } from './xml.js';
 
 /** Larger files are refused unless --max-report-bytes says otherwise (a 100,000-test JUnit file is ~17 MB). */
 export const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
@@ -16,7 +24,11 @@ export interface ReadOptions {
 }
 
 export async function readReport(file: string, options: ReadOptions = {}): Promise<ParsedReport> {
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  return parseReport(file, await readText(file, options.maxBytes ?? DEFAULT_MAX_BYTES), options);
+}
+
+/** A file's text, refused by size before it is read. */
+export async function readText(file: string, maxBytes: number): Promise<string> {
   let size: number;
   try {
     size = (await stat(file)).size;
@@ -33,14 +45,12 @@ export async function readReport(file: string, options: ReadOptions = {}): Promi
     );
   }
   const handle = await open(file);
-  let text: string;
   try {
     // Decoded at once so the bytes can be collected while the text is parsed.
-    text = decodeText(await handle.readFile());
+    return decodeText(await handle.readFile());
   } finally {
     await handle.close();
   }
-  return parseReport(file, text, options);
 }
 
 export function parseReport(
@@ -50,64 +60,185 @@ export function parseReport(
 ): ParsedReport {
   const text = typeof bytes === 'string' ? bytes : decodeText(bytes);
   if (text.includes('\u0000'))
-    throw new ReportError(file, 'is binary (holds NUL bytes), not a test report.');
+    throw new NotAReportError(file, 'is binary (holds NUL bytes), not a test report.');
   if (!text.trim()) throw new ReportError(file, 'is empty.');
-  const sniff = sniffText(file, text);
-  const format = pickFormat(sniff, options.format ?? 'auto');
-  return { file, format: format.id, tests: runParser(format, file, text) };
+  // Detection only when asked for: with --format the content is not sniffed at all.
+  const format = pickFormat(file, text, options.format ?? 'auto');
+  const tests = runParser(format, file, text);
+  withoutAnsi(tests);
+  return { file, format: format.id, tests };
+}
+
+/** Messages without colour codes (jest, vitest and Playwright colour theirs). */
+function withoutAnsi(tests: TestResult[]): void {
+  for (const t of tests) {
+    t.message = plain(t.message);
+    t.details = plain(t.details);
+    if (t.attempts) for (const a of t.attempts) a.message = plain(a.message);
+  }
+}
+
+/**
+ * The Allure result files of one directory as one report (see formats/allure.ts); a file among
+ * them in another format is read as its own report. A file in no format is refused, or skipped
+ * and listed when only a directory pattern found it.
+ */
+export async function readAllure(
+  dir: string,
+  files: readonly { file: string; fromDirectory: boolean }[],
+  options: ReadOptions = {},
+): Promise<{ reports: ParsedReport[]; skipped: SkippedFile[] }> {
+  const docs: unknown[] = [];
+  const reports: ParsedReport[] = [];
+  const skipped: SkippedFile[] = [];
+  for (const { file, fromDirectory } of files) {
+    const text = await readText(file, options.maxBytes ?? DEFAULT_MAX_BYTES);
+    try {
+      const format = pickFormat(file, text, options.format ?? 'auto');
+      if (format === allure) docs.push(jsonOf(format, file, text));
+      else reports.push(parseReport(file, text, { ...options, format: format.id }));
+    } catch (error) {
+      if (!(error instanceof NotAReportError && fromDirectory)) throw error;
+      skipped.push({ file, reason: error.message.slice(file.length + 2) });
+    }
+  }
+  if (docs.length) {
+    const tests = runParser(allure, dir, docs);
+    withoutAnsi(tests);
+    reports.unshift({ file: dir, format: allure.id, tests });
+  }
+  return { reports, skipped };
 }
 
 function sniffText(file: string, text: string): Sniff {
   const head = text.slice(0, 4096);
-  const root =
-    /^\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>\s*|<\?[^>]*\?>\s*)*<([A-Za-z_][\w.:-]*)/.exec(
-      head,
-    );
-  return { file, head, xmlRoot: root?.[1]?.replace(/^.*:/, '') };
+  return { file, head, xmlRoot: xmlRootOf(head)?.replace(/^.*:/, '') };
 }
 
-function pickFormat(sniff: Sniff, requested: string): ReportFormat {
+/**
+ * The name of the first element, after an optional prolog (XML declaration, comments, processing
+ * instructions, a DOCTYPE). A hand-written scanner: each step moves forward with indexOf, so it
+ * cannot backtrack (a regex here took 150 s on 34 empty comments; issue 16 point 5).
+ */
+export function xmlRootOf(head: string): string | undefined {
+  let i = 0;
+  for (;;) {
+    while (i < head.length && /\s/.test(head[i]!)) i++;
+    if (head[i] !== '<') return undefined;
+    let end: number;
+    if (head.startsWith('<!--', i)) end = afterOf(head, '-->', i + 4);
+    else if (head.startsWith('<?', i)) end = afterOf(head, '?>', i + 2);
+    else if (head.startsWith('<!DOCTYPE', i)) end = afterDoctype(head, i + 9);
+    else return /^[A-Za-z_][\w.:-]*/.exec(head.slice(i + 1, i + 257))?.[0];
+    if (end < 0) return undefined;
+    i = end;
+  }
+}
+
+function afterOf(s: string, end: string, from: number): number {
+  const at = s.indexOf(end, from);
+  return at < 0 ? -1 : at + end.length;
+}
+
+/** After a DOCTYPE's closing '>', its internal subset [ ... ] stepped over. */
+function afterDoctype(s: string, from: number): number {
+  const open = s.indexOf('[', from);
+  const close = s.indexOf('>', from);
+  if (open < 0 || close < open) return close < 0 ? -1 : close + 1;
+  const subsetEnd = s.indexOf(']', open);
+  return subsetEnd < 0 ? -1 : afterOf(s, '>', subsetEnd);
+}
+
+function pickFormat(file: string, text: string, requested: string): ReportFormat {
   if (requested !== 'auto') {
     const format = formatById(requested);
     if (!format)
       throw new ReportError(
-        sniff.file,
+        file,
         `unknown format "${requested}"; use auto or one of ${FORMAT_IDS.join(', ')}.`,
       );
     return format;
   }
+  const sniff = sniffText(file, text);
   const found = FORMATS.find((f) => f.detect(sniff));
   if (found) return found;
-  const what = sniff.xmlRoot
-    ? `XML with root <${sniff.xmlRoot}>`
-    : sniff.head.trimStart().startsWith('{') || sniff.head.trimStart().startsWith('[')
-      ? 'JSON'
-      : 'text';
-  throw new ReportError(
-    sniff.file,
-    `is ${what} in no known test report format; formats: ${FORMAT_IDS.join(', ')} (or pass --format).`,
+  const shape = shapeOf(sniff);
+  const expected = shape.kind
+    ? `${shape.what} formats: ${FORMATS.filter((f) => f.kind === shape.kind)
+        .map((f) => f.id)
+        .join(', ')}; all: `
+    : 'formats: ';
+  throw new NotAReportError(
+    file,
+    `is ${shape.what} in no known test report format (${expected}${FORMAT_IDS.join(', ')}); pass --format if it is one of them.`,
   );
 }
 
-function runParser(format: ReportFormat, file: string, text: string) {
+/** What a file looks like, for messages that name what was expected. */
+function shapeOf(sniff: Sniff): { what: string; kind?: ReportFormat['kind'] } {
+  if (sniff.xmlRoot) return { what: `XML with root <${sniff.xmlRoot}>`, kind: 'xml' };
+  if (looksLikeJsonLines(sniff.head)) return { what: 'JSON lines (NDJSON)', kind: 'text' };
+  const start = sniff.head.trimStart()[0];
+  if (start === '{' || start === '[') return { what: 'JSON', kind: 'json' };
+  return { what: 'text' };
+}
+
+/** One JSON object per line: the first line is a whole object and another follows. */
+function looksLikeJsonLines(head: string): boolean {
+  const text = head.trimStart();
+  const end = text.indexOf('\n');
+  if (
+    !text.startsWith('{') ||
+    end < 0 ||
+    !text
+      .slice(end + 1)
+      .trimStart()
+      .startsWith('{')
+  )
+    return false;
+  try {
+    JSON.parse(text.slice(0, end));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** One JSON document; a file of JSON lines is told apart from broken JSON. */
+function jsonOf(format: ReportFormat, file: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    if (looksLikeJsonLines(text.slice(0, 65_536)))
+      throw new ReportError(
+        file,
+        `holds JSON lines (one object per line), but ${format.label} is one JSON document; pass the format that wrote it (JSON-lines formats: ${FORMATS.filter(
+          (f) => f.kind === 'text',
+        )
+          .map((f) => f.id)
+          .join(', ')}) or leave --format out.`,
+      );
+    throw new ReportError(file, `is not valid JSON: ${(error as Error).message}`);
+  }
+}
+
+function runParser(format: ReportFormat, file: string, text: string | unknown[]) {
   try {
     switch (format.kind) {
       case 'xml':
-        return format.parse(parseXml(text), file);
-      case 'json': {
-        let doc: unknown;
-        try {
-          doc = JSON.parse(text);
-        } catch (error) {
-          throw new ReportError(file, `is not valid JSON: ${(error as Error).message}`);
-        }
-        return format.parse(doc, file);
-      }
+        return format.parse(parseXml(String(text)), file);
+      case 'json':
+        return format.parse(typeof text === 'string' ? jsonOf(format, file, text) : text, file);
       case 'text':
-        return format.parse(text, file);
+        return format.parse(String(text), file);
     }
   } catch (error) {
     if (error instanceof ReportError) throw error;
+    if (error instanceof XmlLimitError)
+      throw new ReportError(
+        file,
+        `is refused: ${error.message}. No test report needs that much; if this one does, split it.`,
+      );
     if (error instanceof XmlError)
       throw new ReportError(file, `is not well-formed XML: ${error.message}`, {
         line: error.line,

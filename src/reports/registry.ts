@@ -3,10 +3,13 @@
  * Order matters for detection: the first match wins.
  */
 import type { ReportFormat } from './format.js';
+import { allure } from './formats/allure.js';
 import { ctrf } from './formats/ctrf.js';
 import { cucumber } from './formats/cucumber.js';
+import { cucumberMessages } from './formats/cucumber-messages.js';
 import { dart } from './formats/dart.js';
 import { gotest } from './formats/gotest.js';
+import { jestJson } from './formats/jest.js';
 import { junit } from './formats/junit.js';
 import { mocha } from './formats/mocha.js';
 import { nunit2, nunit3 } from './formats/nunit.js';
@@ -23,11 +26,14 @@ export const FORMATS: readonly ReportFormat[] = [
   xunit,
   trx,
   testng,
+  cucumberMessages,
   ctrf,
+  jestJson,
   playwright,
   mocha,
   rspec,
   cucumber,
+  allure,
   dart,
   gotest,
 ];

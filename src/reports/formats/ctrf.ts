@@ -1,6 +1,6 @@
 /** CTRF JSON (Common Test Report Format), with retry attempts. */
 import type { ReportFormat } from '../format.js';
-import { mergeRetries, type Attempt, type Outcome, type TestResult } from '../model.js';
+import { withRetries, type Attempt, type Outcome, type TestResult } from '../model.js';
 import { arr, num, obj, str } from './json-util.js';
 
 const STATUS: Record<string, Outcome> = {
@@ -27,35 +27,51 @@ export const ctrf: ReportFormat = {
       const outcome = STATUS[str(t.status) ?? ''] ?? 'error';
       const durationMs = num(t.duration);
       const message = str(t.message);
-      const earlier: Attempt[] = arr(t.retryAttempts)
-        .map(obj)
-        .slice(0, -1)
-        .map((a) => ({
-          outcome: STATUS[str(a.status) ?? ''] ?? 'error',
-          durationMs: num(a.duration),
-          message: str(a.message),
-        }));
+      const earlier = earlierRuns(t, outcome);
       const properties: Record<string, string> = {};
       const tags = arr(t.tags).filter((x): x is string => typeof x === 'string');
       if (tags.length) properties.tags = tags.join(',');
-      return {
-        suite: arr(t.suite).filter((x): x is string => typeof x === 'string').length
-          ? arr(t.suite).filter((x): x is string => typeof x === 'string')
-          : str(t.suite)
-            ? [str(t.suite)!]
-            : [],
-        classname: str(t.suite) ?? undefined,
-        name: str(t.name) ?? '',
-        file: str(t.filePath),
-        line: num(t.line),
-        durationMs,
-        outcome,
-        message,
-        details: str(t.trace),
-        attempts: [...earlier, { outcome, durationMs, message }],
-        properties,
-      };
+      return withRetries(
+        {
+          suite: arr(t.suite).filter((x): x is string => typeof x === 'string').length
+            ? arr(t.suite).filter((x): x is string => typeof x === 'string')
+            : str(t.suite)
+              ? [str(t.suite)!]
+              : [],
+          classname: str(t.suite) ?? undefined,
+          name: str(t.name) ?? '',
+          file: str(t.filePath),
+          line: num(t.line),
+          durationMs,
+          outcome,
+          message,
+          details: str(t.trace),
+          properties,
+        },
+        earlier,
+      );
     });
-    return mergeRetries(tests);
+    // Retries are marked (retries, retryAttempts, flaky): repeated entries are invocations.
+    return tests;
   },
 };
+
+/**
+ * The runs before the final one. retryAttempts lists them (the Playwright CTRF reporter lists only
+ * the earlier failed runs; a writer that also lists the final run lists `retries` + 1); without
+ * it, `retries` failed runs, or one when the test is marked flaky.
+ */
+function earlierRuns(t: Record<string, unknown>, outcome: Outcome): Attempt[] {
+  const retries = Math.min(num(t.retries) ?? 0, 1000);
+  const listed = arr(t.retryAttempts).map(obj);
+  if (listed.length)
+    return listed
+      .slice(0, retries > 0 && listed.length > retries ? retries : listed.length)
+      .map((a) => ({
+        outcome: STATUS[str(a.status) ?? ''] ?? 'error',
+        durationMs: num(a.duration),
+        message: str(a.message),
+      }));
+  const failed = retries || (t.flaky === true && outcome === 'passed' ? 1 : 0);
+  return Array.from({ length: failed }, () => ({ outcome: 'failed' as const }));
+}

@@ -1,6 +1,6 @@
 /** Cucumber JSON (cucumber-js, Cucumber-JVM, behave --format json): one test per scenario. */
 import type { ReportFormat } from '../format.js';
-import { mergeRetries, type Outcome, type TestResult } from '../model.js';
+import { foldRepeats, type Outcome, type TestResult } from '../model.js';
 import { arr, num, obj, str } from './json-util.js';
 
 export const cucumber: ReportFormat = {
@@ -19,26 +19,17 @@ export const cucumber: ReportFormat = {
       for (const elementValue of arr(feature.elements)) {
         const scenario = obj(elementValue);
         if (str(scenario.type) === 'background') continue;
-        const statuses = arr(scenario.steps).map(
-          (s) => str(obj(obj(s).result).status) ?? 'skipped',
+        // Hooks count: a failed Before hook fails the scenario while its steps are skipped.
+        const steps = [...arr(scenario.before), ...arr(scenario.steps), ...arr(scenario.after)].map(
+          (s) => obj(obj(s).result),
         );
-        const failedStep = arr(scenario.steps)
-          .map(obj)
-          .find((s) => str(obj(s.result).status) === 'failed');
-        let outcome: Outcome = 'passed';
-        if (statuses.some((s) => s === 'failed' || s === 'ambiguous')) outcome = 'failed';
-        else if (
-          statuses.length === 0 ||
-          statuses.some((s) => s === 'undefined' || s === 'pending' || s === 'skipped')
-        )
-          outcome = 'skipped';
+        const statuses = steps.map((r) => str(r.status)?.toLowerCase() ?? 'skipped');
+        const failedStep = steps.find((r) => str(r.status) === 'failed');
+        const outcome = scenarioOutcome(statuses);
         // Step durations are nanoseconds.
-        const durationNs = arr(scenario.steps).reduce<number>(
-          (sum, s) => sum + (num(obj(obj(s).result).duration) ?? 0),
-          0,
-        );
+        const durationNs = steps.reduce<number>((sum, r) => sum + (num(r.duration) ?? 0), 0);
         const durationMs = Math.round(durationNs / 1e6);
-        const message = str(obj(failedStep?.result).error_message)?.split('\n')[0];
+        const details = str(failedStep?.error_message);
         const tags = arr(scenario.tags)
           .map((t) => str(obj(t).name))
           .filter((t): t is string => !!t);
@@ -50,16 +41,32 @@ export const cucumber: ReportFormat = {
           line: num(scenario.line),
           durationMs,
           outcome,
-          message,
-          details: str(obj(failedStep?.result).error_message),
-          attempts: [{ outcome, durationMs, message }],
+          message: details?.split('\n')[0] ?? notPassedStep(statuses),
+          details,
           properties: tags.length ? { tags: tags.join(',') } : {},
         });
       }
     }
-    return mergeRetries(
-      tests,
-      (t) => `${t.file ?? ''}\u0000${t.classname}\u0000${t.name}\u0000${t.line ?? ''}`,
-    );
+    return foldRepeats(tests);
   },
 };
+
+/**
+ * A scenario's outcome from its step statuses (lower case), as Cucumber counts it in its default
+ * strict mode: an undefined, pending or ambiguous step fails the scenario; a scenario whose steps
+ * were all skipped (or that has none) is skipped.
+ */
+export function scenarioOutcome(statuses: readonly string[]): Outcome {
+  if (statuses.some((s) => s === 'failed' || STRICT_FAILURES.has(s))) return 'failed';
+  if (statuses.length === 0 || statuses.some((s) => s === 'skipped' || s === 'unknown'))
+    return 'skipped';
+  return 'passed';
+}
+
+const STRICT_FAILURES = new Set(['undefined', 'pending', 'ambiguous']);
+
+/** The message for a scenario failed by strict mode: which kind of step failed it. */
+export function notPassedStep(statuses: readonly string[]): string | undefined {
+  const status = statuses.find((s) => STRICT_FAILURES.has(s));
+  return status && `a step is ${status} (Cucumber's strict mode fails the scenario)`;
+}

@@ -1,6 +1,6 @@
 /** `dart test --reporter json` and `flutter test --machine`: an event stream, one JSON object per line. */
 import type { ReportFormat } from '../format.js';
-import { mergeRetries, type Outcome, type TestResult } from '../model.js';
+import { foldRepeats, type Outcome, type TestResult } from '../model.js';
 import { arr, num, obj, str, type Json } from './json-util.js';
 
 export const dart: ReportFormat = {
@@ -69,7 +69,7 @@ export const dart: ReportFormat = {
           break;
       }
     }
-    return mergeRetries(tests, (t) => `${t.file ?? ''}:${t.line ?? ''}\u0000${t.name}`);
+    return foldRepeats(tests);
   },
 };
 

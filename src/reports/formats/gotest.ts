@@ -1,6 +1,6 @@
 /** `go test -json` (test2json): one event per line; subtests are tests of their own. */
 import type { ReportFormat } from '../format.js';
-import { mergeRetries, type Outcome, type TestResult } from '../model.js';
+import { foldRepeats, type Outcome, type TestResult } from '../model.js';
 import { num, obj, str } from './json-util.js';
 
 const ACTIONS: Record<string, Outcome> = { pass: 'passed', fail: 'failed', skip: 'skipped' };
@@ -42,13 +42,7 @@ export const gotest: ReportFormat = {
         num(e.Elapsed) === undefined ? undefined : Math.round(num(e.Elapsed)! * 1000);
       const details = output.get(key)?.join('') || undefined;
       output.delete(key);
-      const message =
-        outcome === 'failed'
-          ? details
-              ?.split('\n')
-              .find((x) => /\S/.test(x) && !/^=== (RUN|PAUSE|CONT)/.test(x))
-              ?.trim()
-          : undefined;
+      const message = outcome === 'failed' ? failureMessage(details) : undefined;
       tests.push({
         suite: [pkg],
         classname: pkg,
@@ -57,10 +51,17 @@ export const gotest: ReportFormat = {
         outcome,
         message,
         details,
-        attempts: [{ outcome, durationMs, message }],
         properties: {},
       });
     }
-    return mergeRetries(tests);
+    return foldRepeats(tests);
   },
 };
+
+/** A panic's own text, else the first line that is not test2json's framing (=== RUN, --- FAIL). */
+function failureMessage(details: string | undefined): string | undefined {
+  const lines = details?.split('\n') ?? [];
+  const panic = lines.find((x) => /^panic: /.test(x));
+  if (panic) return panic.trim();
+  return lines.find((x) => /\S/.test(x) && !/^\s*(=== |--- (FAIL|PASS|SKIP))/.test(x))?.trim();
+}

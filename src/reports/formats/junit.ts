@@ -5,7 +5,8 @@
  */
 import type { ReportFormat } from '../format.js';
 import {
-  mergeRetries,
+  firstLine,
+  foldRepeats,
   NO_PROPERTIES,
   type Attempt,
   type Outcome,
@@ -35,7 +36,7 @@ export const junit: ReportFormat = {
     } else {
       walkSuite(rootNode, [], tests);
     }
-    return mergeRetries(tests);
+    return foldRepeats(tests);
   },
 };
 
@@ -66,6 +67,10 @@ function properties(node: XmlNode): Record<string, string> {
   return out;
 }
 
+function isTodo(skipped: unknown): boolean {
+  return list(skipped).some((node) => attr(node, 'type') === 'todo');
+}
+
 /** Surefire: earlier runs of a test, before the final one. */
 const RERUN_ELEMENTS = [
   ['flakyFailure', 'failed'],
@@ -88,10 +93,14 @@ function toResult(tc: XmlNode, suite: string[], suiteFile?: string): TestResult 
     const first = Array.isArray(value) ? value[0] : value;
     const node = typeof first === 'object' && first !== null ? (first as XmlNode) : undefined;
     outcome = result;
-    message = attr(node, 'message') ?? attr(node, 'type');
     details = node ? text(node) : typeof first === 'string' && first ? first : undefined;
+    // jest-junit and mocha's xunit write no message attribute: the body's first line is it.
+    message = attr(node, 'message') || firstLine(details) || attr(node, 'type');
     break;
   }
+  // node:test writes a todo whose body fails with both <skipped type="todo"> and <failure>; node
+  // counts it as todo, not as a failure.
+  if (outcome !== 'skipped' && tc.skipped !== undefined && isTodo(tc.skipped)) outcome = 'skipped';
   // googletest: status="notrun"; tst: status="disabled"/"errored"; some writers: result="skipped".
   const status = attr(tc, 'status') ?? attr(tc, 'result');
   if (status !== undefined) {

@@ -1,6 +1,6 @@
 /** `mocha --reporter json`. */
 import type { ReportFormat } from '../format.js';
-import { mergeRetries, type Outcome, type TestResult } from '../model.js';
+import { withRetries, type Outcome, type TestResult } from '../model.js';
 import { arr, num, obj, str } from './json-util.js';
 
 export const mocha: ReportFormat = {
@@ -37,20 +37,26 @@ export const mocha: ReportFormat = {
         : '';
       const message = str(err.message);
       const durationMs = num(t.duration);
-      return {
-        suite: prefix ? [prefix] : [],
-        classname: prefix || undefined,
-        name: title,
-        file: str(t.file),
-        durationMs,
-        outcome,
-        message,
-        details: str(err.stack),
-        attempts: [{ outcome, durationMs, message }],
-        properties: {},
-      };
+      // mocha lists a retried test once, its final run, with the number of retries it took.
+      const retries = Math.min(num(t.currentRetry) ?? 0, 1000);
+      const earlier = Array.from({ length: retries }, () => ({ outcome: 'failed' as const }));
+      return withRetries(
+        {
+          suite: prefix ? [prefix] : [],
+          classname: prefix || undefined,
+          name: title,
+          file: str(t.file),
+          durationMs,
+          outcome,
+          message,
+          details: str(err.stack),
+          properties: {},
+        },
+        earlier,
+      );
     });
-    return mergeRetries(tests, (t) => `${t.file ?? ''}\u0000${t.classname ?? ''}\u0000${t.name}`);
+    // Retries are marked (currentRetry): entries that repeat an identity are invocations.
+    return tests;
   },
 };
 

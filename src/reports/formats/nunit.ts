@@ -1,6 +1,6 @@
 /** NUnit 3 (<test-run>, or a <test-suite> fragment) and NUnit 2 (<test-results>). */
 import type { ReportFormat } from '../format.js';
-import { mergeRetries, type Outcome, type TestResult } from '../model.js';
+import { foldRepeats, type Outcome, type TestResult } from '../model.js';
 import { attr, list, seconds, text, type XmlNode } from '../xml.js';
 
 export const nunit3: ReportFormat = {
@@ -41,7 +41,7 @@ function parseNunit(doc: XmlNode, rootName: string, read: CaseReader): TestResul
   } else if (run === undefined && fragment && typeof fragment === 'object') {
     walk(fragment as XmlNode, [], tests, read);
   }
-  return mergeRetries(tests);
+  return foldRepeats(tests);
 }
 
 /** NUnit 3 nests test-suite directly; NUnit 2 wraps children in <results>. */

@@ -1,6 +1,6 @@
 /** `rspec --format json`. */
 import type { ReportFormat } from '../format.js';
-import { mergeRetries, type Outcome, type TestResult } from '../model.js';
+import { foldRepeats, type Outcome, type TestResult } from '../model.js';
 import { arr, num, obj, str } from './json-util.js';
 
 const STATUS: Record<string, Outcome> = { passed: 'passed', failed: 'failed', pending: 'skipped' };
@@ -42,9 +42,6 @@ export const rspec: ReportFormat = {
         properties: {},
       };
     });
-    return mergeRetries(
-      tests,
-      (t) => `${t.file ?? ''}:${t.line ?? ''}\u0000${t.classname ?? ''}\u0000${t.name}`,
-    );
+    return foldRepeats(tests);
   },
 };

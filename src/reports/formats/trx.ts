@@ -1,6 +1,6 @@
 /** Visual Studio TRX (MSTest, and the xUnit/NUnit adapters of `dotnet test --logger trx`). */
 import type { ReportFormat } from '../format.js';
-import { mergeRetries, type Outcome, type TestResult } from '../model.js';
+import { foldRepeats, type Outcome, type TestResult } from '../model.js';
 import { attr, list, text, type XmlNode } from '../xml.js';
 
 const OUTCOMES: Record<string, Outcome> = {
@@ -40,7 +40,7 @@ export const trx: ReportFormat = {
         for (const one of inner.length ? inner : [r]) tests.push(toResult(one, def));
       }
     }
-    return mergeRetries(tests);
+    return foldRepeats(tests);
   },
 };
 

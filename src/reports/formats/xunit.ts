@@ -1,6 +1,6 @@
 /** xUnit.net XML: v2 (<assemblies>) and v1 (<assembly> with <class>). */
 import type { ReportFormat } from '../format.js';
-import { mergeRetries, type Outcome, type TestResult } from '../model.js';
+import { foldRepeats, type Outcome, type TestResult } from '../model.js';
 import { attr, list, seconds, text, type XmlNode } from '../xml.js';
 
 const RESULTS: Record<string, Outcome> = {
@@ -28,7 +28,7 @@ export const xunit: ReportFormat = {
         for (const t of list(group.test)) tests.push(toResult(t, [asm, groupName].filter(Boolean)));
       }
     }
-    return mergeRetries(tests);
+    return foldRepeats(tests);
   },
 };
 

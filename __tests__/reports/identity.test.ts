@@ -1,0 +1,200 @@
+/**
+ * Test identity and repeats (issue 11): distinct tests are never merged; a repeat after a failed
+ * run is a retry, a repeat after a passed or skipped run a new invocation; formats' retry marks.
+ * Also what `parse` shows of it, directory mode's skipped files, and cleaned messages.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { main } from '../../src/cli/main.js';
+import {
+  countTests,
+  parseReport,
+  readReports,
+  ReportError,
+  testIdentity,
+} from '../../src/reports/index.js';
+
+const junit = (cases: string) => `<testsuites>${cases}</testsuites>`;
+const suite = (name: string, body: string) => `<testsuite name="${name}">${body}</testsuite>`;
+const pass = (name: string, cls = 'C') => `<testcase classname="${cls}" name="${name}"/>`;
+const fail = (name: string, cls = 'C', body = '') =>
+  `<testcase classname="${cls}" name="${name}"><failure>${body}</failure></testcase>`;
+
+describe('identity', () => {
+  test('one name and classname in two suites (two test files) is two tests', () => {
+    const report = parseReport(
+      'r.xml',
+      junit(suite('a.test.js', pass('adds', '')) + suite('b.test.js', fail('adds', ''))),
+    );
+    expect(report.tests.map((t) => [t.suite, t.outcome])).toEqual([
+      [['a.test.js'], 'passed'],
+      [['b.test.js'], 'failed'],
+    ]);
+    expect(testIdentity(report.tests[0]!)).not.toBe(testIdentity(report.tests[1]!));
+  });
+
+  test.each([
+    ['fail, pass: one flaky test', [fail('t'), pass('t')], [['passed', 2]], 1],
+    ['fail, fail: one failed test with two runs', [fail('t'), fail('t')], [['failed', 2]], 0],
+    [
+      'pass, pass: two invocations',
+      [pass('t'), pass('t')],
+      [
+        ['passed', 1],
+        ['passed', 1],
+      ],
+      0,
+    ],
+    [
+      'pass, pass, fail: the failure is a third invocation, never hidden',
+      [pass('t'), pass('t'), fail('t')],
+      [
+        ['passed', 1],
+        ['passed', 1],
+        ['failed', 1],
+      ],
+      0,
+    ],
+    [
+      'pass, fail, pass: an invocation, then a retried one',
+      [pass('t'), fail('t'), pass('t')],
+      [
+        ['passed', 1],
+        ['passed', 2],
+      ],
+      1,
+    ],
+  ])('sequence rule: %s', (_name, cases, want, flaky) => {
+    const report = parseReport('r.xml', junit(suite('s', cases.join(''))));
+    expect(report.tests.map((t) => [t.outcome, t.attempts?.length ?? 1])).toEqual(want);
+    expect(countTests(report.tests)).toMatchObject({ flaky, runs: cases.length });
+  });
+
+  test('TestNG data-provider invocations are three tests with their params', () => {
+    const method = (status: string, value: string) =>
+      `<test-method status="${status}" name="matches" duration-ms="1"><params><param index="0"><value><![CDATA[${value}]]></value></param></params></test-method>`;
+    const report = parseReport(
+      'testng-results.xml',
+      `<testng-results><suite name="S"><test name="T"><class name="P">${method('PASS', '1')}${method('PASS', '2')}${method('FAIL', '3')}</class></test></suite></testng-results>`,
+    );
+    expect(report.tests.map((t) => [t.params, t.outcome])).toEqual([
+      ['[1]', 'passed'],
+      ['[2]', 'passed'],
+      ['[3]', 'failed'],
+    ]);
+  });
+
+  test('CTRF flaky and retries marks: earlier failed runs before the final one', () => {
+    const ctrf = (tests: object[]) =>
+      JSON.stringify({ results: { tool: { name: 'x' }, summary: {}, tests } });
+    const report = parseReport(
+      'ctrf.json',
+      ctrf([
+        { name: 'a', status: 'passed', duration: 1, flaky: true, retries: 1 },
+        // Playwright's CTRF reporter: retryAttempts lists only the earlier failed runs.
+        {
+          name: 'b',
+          status: 'passed',
+          duration: 1,
+          retries: 2,
+          retryAttempts: [{ status: 'failed' }, { status: 'failed' }],
+        },
+        { name: 'c', status: 'passed', duration: 1 },
+      ]),
+    );
+    expect(report.tests.map((t) => t.attempts?.map((a) => a.outcome) ?? [t.outcome])).toEqual([
+      ['failed', 'passed'],
+      ['failed', 'failed', 'passed'],
+      ['passed'],
+    ]);
+    expect(countTests(report.tests)).toMatchObject({ total: 3, flaky: 2, runs: 6 });
+  });
+});
+
+describe('messages', () => {
+  test('ANSI colour codes are removed; a JUnit failure without message takes its first line', () => {
+    const report = parseReport(
+      'r.xml',
+      junit(suite('s', fail('t', 'C', '\n\n  \u001b[31mexpected 1\u001b[39m to be 2\n  at x'))),
+    );
+    expect(report.tests[0]!.message).toBe('expected 1 to be 2');
+    expect(report.tests[0]!.details).not.toContain('\u001b');
+  });
+
+  test('Go: the panic text, not the --- FAIL line', () => {
+    const events = [
+      { Action: 'run', Package: 'p', Test: 'TestX' },
+      { Action: 'output', Package: 'p', Test: 'TestX', Output: '--- FAIL: TestX (0.00s)\n' },
+      {
+        Action: 'output',
+        Package: 'p',
+        Test: 'TestX',
+        Output: 'panic: runtime error: index out of range [3] with length 1 [recovered]\n',
+      },
+      { Action: 'fail', Package: 'p', Test: 'TestX' },
+    ];
+    const report = parseReport('go.json', events.map((e) => JSON.stringify(e)).join('\n'));
+    expect(report.tests[0]!.message).toBe(
+      'panic: runtime error: index out of range [3] with length 1 [recovered]',
+    );
+  });
+
+  test('a JSON-lines file given as a one-document format is named as JSON lines', () => {
+    expect(() => parseReport('x.jsonl', '{"a":1}\n{"b":2}\n', { format: 'ctrf' })).toThrow(
+      /x\.jsonl: holds JSON lines \(one object per line\), but CTRF JSON is one JSON document/,
+    );
+    expect(() => parseReport('y.jsonl', '{"a":1}\n{"b":2}\n')).toThrow(
+      /y\.jsonl: is JSON lines \(NDJSON\) in no known test report format/,
+    );
+  });
+});
+
+describe('directory mode', () => {
+  const root = mkdtempSync(join(tmpdir(), 'testcycle-identity-'));
+  mkdirSync(join(root, 'results/allure'), { recursive: true });
+  writeFileSync(join(root, 'results/junit.xml'), junit(suite('s', fail('t') + pass('t'))));
+  writeFileSync(join(root, 'results/.state.json'), '{"hidden": true}');
+  writeFileSync(join(root, 'results/tool-state.json'), '{"lastRun": "2026-01-01"}');
+  writeFileSync(join(root, 'results/events.jsonl'), '{"event":"start"}\n{"event":"end"}\n');
+  const allure = (uuid: string, status: string, start: number) =>
+    JSON.stringify({ uuid, historyId: 'h1', name: 'retried', status, stage: 'finished', start });
+  writeFileSync(join(root, 'results/allure/1-result.json'), allure('1', 'failed', 1));
+  writeFileSync(join(root, 'results/allure/2-result.json'), allure('2', 'passed', 2));
+  writeFileSync(join(root, 'results/allure/3-container.json'), '{"uuid":"3","children":["1"]}');
+
+  test('files that are no reports are skipped and listed; Allure results of a directory are one report', async () => {
+    const reports = await readReports([join(root, 'results')]);
+    expect(reports.map((r) => [r.file.slice(root.length + 1), r.format])).toEqual([
+      ['results/junit.xml', 'junit'],
+      ['results/allure', 'allure'],
+    ]);
+    expect(countTests(reports[1]!.tests)).toMatchObject({ total: 1, flaky: 1, runs: 2 });
+    expect(reports.skipped.map((s) => s.file.slice(root.length + 1))).toEqual([
+      'results/events.jsonl',
+      'results/tool-state.json',
+    ]);
+    expect(reports.skipped[0]!.reason).toMatch(/^is JSON lines \(NDJSON\) in no known/);
+  });
+
+  test('a file named explicitly stays strict', async () => {
+    await expect(readReports([join(root, 'results/tool-state.json')])).rejects.toThrow(ReportError);
+  });
+
+  test('parse shows runs beside tests and lists skipped files with --verbose', async () => {
+    const out: string[] = [];
+    const io = { stdout: (t: string) => out.push(t), stderr: () => {}, env: {} };
+    expect(await main(['parse', '--report', join(root, 'results'), '--verbose'], io)).toBe(0);
+    const text = out.join('\n');
+    expect(text).toMatch(/\n4 runs of 2 tests, 2 flaky; 2 files skipped as not reports\n/);
+    expect(text).toMatch(/skipped .*tool-state\.json: is JSON in no known test report format/);
+    out.length = 0;
+    expect(await main(['parse', '--report', join(root, 'results'), '--json'], io)).toBe(0);
+    const json = JSON.parse(out[0]!) as {
+      totals: { total: number; runs: number; flaky: number };
+      skippedFiles: unknown[];
+    };
+    expect(json.totals).toMatchObject({ total: 2, runs: 4, flaky: 2 });
+    expect(json.skippedFiles).toHaveLength(2);
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * Allure 2 results (`allure-results/*-result.json`: allure-pytest, allure-jest, allure-playwright,
+ * allure-testng, allure-junit5 ...): one file per test run. readReports reads the result files of
+ * one directory as one report, so that the runs of one test, which share a `historyId`, fold into
+ * one test with its attempts (the last to start is the final run). `*-container.json` (fixtures),
+ * `*-globals.json` and attachments are not results.
+ */
+import type { ReportFormat } from '../format.js';
+import { outcomeOfRuns, type Attempt, type Outcome, type TestResult } from '../model.js';
+import { arr, num, obj, str, type Json } from './json-util.js';
+
+const STATUS: Record<string, Outcome> = {
+  passed: 'passed',
+  failed: 'failed',
+  broken: 'error',
+  skipped: 'skipped',
+  unknown: 'skipped',
+};
+
+/** A file name Allure gives one test result. */
+export const ALLURE_RESULT = /-result\.json$/;
+
+export const allure: ReportFormat = {
+  id: 'allure',
+  label: 'Allure 2 results (allure-results/*-result.json)',
+  kind: 'json',
+  detect: (s) =>
+    /"uuid"\s*:/.test(s.head) &&
+    /"status"\s*:/.test(s.head) &&
+    /"(historyId|testCaseId|fullName|stage)"\s*:/.test(s.head) &&
+    !/"children"\s*:/.test(s.head),
+  /** One result, or the results of one directory as an array. */
+  parse(doc) {
+    const results = (Array.isArray(doc) ? doc : [doc]).map(obj);
+    const byHistory = new Map<string, Json[]>();
+    for (const r of results) {
+      if (!str(r.name) && !str(r.fullName))
+        throw new Error('a result has no name: not an Allure result');
+      // Without a historyId (allure-jest gives none to skipped tests) a run stands alone.
+      const key = str(r.historyId) ?? `uuid:${str(r.uuid) ?? byHistory.size}`;
+      const runs = byHistory.get(key);
+      if (runs) runs.push(r);
+      else byHistory.set(key, [r]);
+    }
+    return [...byHistory.values()].map((runs) =>
+      toTest(runs.sort((a, b) => (num(a.start) ?? 0) - (num(b.start) ?? 0))),
+    );
+  },
+};
+
+function toTest(runs: Json[]): TestResult {
+  const final = runs.at(-1)!;
+  const attempts: Attempt[] = runs.map((r) => ({
+    outcome: STATUS[str(r.status) ?? ''] ?? 'error',
+    durationMs: duration(r),
+    message: str(obj(r.statusDetails).message)?.split('\n')[0],
+  }));
+  const labels = new Map<string, string>();
+  for (const l of arr(final.labels)) {
+    const name = str(obj(l).name);
+    const value = str(obj(l).value);
+    if (name && value !== undefined && !labels.has(name)) labels.set(name, value);
+  }
+  const suite = ['parentSuite', 'suite', 'subSuite']
+    .map((n) => labels.get(n))
+    .filter((s): s is string => !!s);
+  const parameters = arr(final.parameters)
+    .map(obj)
+    .filter((p) => p.excluded !== true)
+    .map((p) => `${str(p.name) ? `${str(p.name)}=` : ''}${str(p.value) ?? ''}`);
+  const details = obj(final.statusDetails);
+  const last = attempts.at(-1)!;
+  return {
+    suite,
+    classname: labels.get('testClass') ?? labels.get('package') ?? (suite.join('.') || undefined),
+    name: str(final.name) ?? str(final.fullName) ?? '',
+    params: parameters.length ? `[${parameters.join(', ')}]` : undefined,
+    durationMs: attempts.reduce((sum, a) => sum + (a.durationMs ?? 0), 0),
+    outcome: outcomeOfRuns(attempts),
+    message: last.message,
+    details: str(details.trace) ?? str(details.message),
+    attempts: attempts.length > 1 ? attempts : undefined,
+    properties: {},
+  };
+}
+
+function duration(r: Json): number | undefined {
+  const start = num(r.start);
+  const stop = num(r.stop);
+  return start !== undefined && stop !== undefined ? Math.max(0, stop - start) : undefined;
+}
