@@ -3,7 +3,7 @@ import { ServiceClient } from '../../src/api/client.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { publishSettings, settingsFrom, type PublishOptions } from '../../src/publish/index.js';
 import type { Outcome, ParsedReport, TestResult } from '../../src/reports/model.js';
-import { RW, testSeed } from './emulator.js';
+import { closeEmulators, emulator as startEmulator, RW, testSeed } from './emulator.js';
 
 export const FAST_RETRY = {
   retryBaseMs: 2,
@@ -95,4 +95,14 @@ export function executionsOf(emu: RunningEmulator, cycleName: string): Map<strin
 
 export function cyclesNamed(emu: RunningEmulator, name: string): number {
   return [...emu.service.store.all('test_cycles')].filter((c) => c.attributes.name === name).length;
+}
+
+/** Publish tests measure requests, not the limit: a high limit unless a test sets one. */
+export const publishEmulator = (opts: Parameters<typeof startEmulator>[0] = {}) =>
+  startEmulator({ rateLimit: '100000/1m', ...opts });
+
+/** afterEach of publish tests: clients, then emulators. */
+export async function closeAll(): Promise<void> {
+  await closeClients();
+  await closeEmulators();
 }

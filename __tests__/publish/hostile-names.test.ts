@@ -5,25 +5,21 @@
  */
 import { ConfigError } from '../../src/api/errors.js';
 import { gateSettings, publish, publishSettings, settingsFrom } from '../../src/publish/index.js';
-import { closeEmulators, emulator as startEmulator } from '../helpers/emulator.js';
 import {
   caseSeed,
   clientOf,
-  closeClients,
+  closeAll,
   cyclesNamed,
   executionsOf,
   options,
+  publishEmulator,
   report,
   testOf,
 } from '../helpers/publish.js';
 
-const emulator = (opts: Parameters<typeof startEmulator>[0] = {}) =>
-  startEmulator({ rateLimit: '100000/1m', ...opts });
+const emulator = publishEmulator;
 
-afterEach(async () => {
-  await closeClients();
-  await closeEmulators();
-});
+afterEach(closeAll);
 
 /** `testcycle publish --cycle-name TEMPLATE` on a branch named `branch`. */
 function onBranch(template: string, branch: string, extra: Record<string, unknown> = {}) {

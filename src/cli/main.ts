@@ -58,7 +58,7 @@ const COMMANDS: Record<string, Command> = {
     summary:
       'publish test results into a cycle (find or create it, make it ACTIVE), then gate on thresholds',
     usage:
-      'testcycle publish --report GLOB [--format F] (--cycle-key KEY | --cycle-name NAME) [--no-create-cycle] [--reopen-done-cycle] [--close-cycle] [--cycle-custom-fields JSON] [--key-pattern RE] [--automation-key T] [--create-missing-cases] [--on-unmatched warn|fail|ignore] [--merge latest|worst] [--flaky passed|failed] [--error-as FAILED|BLOCKED] [--dry-run] [--json] [--summary-file F] [gate flags]',
+      'testcycle publish --report GLOB [--format F] (--cycle-key KEY | --cycle-name NAME) [--no-create-cycle] [--reopen-done-cycle] [--close-cycle] [--cycle-custom-fields JSON] [--key-pattern RE] [--automation-key T] [--create-missing-cases] [--on-unmatched warn|fail|ignore] [--on-key-collision warn|fail|merge] [--merge latest|worst] [--flaky passed|failed] [--error-as FAILED|BLOCKED] [--dry-run] [--json] [--summary-file F] [gate flags]',
     flags: PUBLISH_FLAGS,
     run: runPublishCommand,
   },

@@ -9,6 +9,7 @@ import {
   FORMAT_IDS,
 } from '../reports/index.js';
 import { ConfigError } from '../api/errors.js';
+import { oneLine } from '../api/redact.js';
 import { integerFlag } from './args.js';
 import type { CommandContext } from './main.js';
 
@@ -69,12 +70,12 @@ export async function runParseCommand({ values, io }: CommandContext): Promise<n
         : ''),
   );
   if (values.verbose) {
-    for (const s of reports.skipped) io.stdout(`skipped ${s.file}: ${s.reason}`);
+    for (const s of reports.skipped) io.stdout(`skipped ${oneLine(s.file)}: ${oneLine(s.reason)}`);
     for (const f of files) {
       for (const t of f.tests ?? [])
         if (t.outcome !== 'passed')
           io.stdout(
-            `${t.outcome.padEnd(7)} ${f.file}: ${t.classname ? `${t.classname} > ` : ''}${t.name}${t.message ? `: ${t.message.split('\n')[0]}` : ''}`,
+            `${t.outcome.padEnd(7)} ${oneLine(f.file)}: ${oneLine(`${t.classname ? `${t.classname} > ` : ''}${t.name}`)}${t.message ? `: ${oneLine(t.message.split('\n')[0]!)}` : ''}`,
           );
     }
   }

@@ -51,6 +51,7 @@ export const PUBLISH_FLAGS = {
   'automation-key': { type: 'string' },
   'create-missing-cases': { type: 'boolean' },
   'on-unmatched': { type: 'string' },
+  'on-key-collision': { type: 'string' },
   merge: { type: 'string' },
   flaky: { type: 'string' },
   'error-as': { type: 'string' },

@@ -2,9 +2,11 @@ export {
   publish,
   requestsOf,
   UnmatchedError,
+  KeyCollisionError,
   type PublishOptions,
   type PublishResult,
 } from './publish.js';
+export { findKeyCollisions, type KeyCollision, type KeyCollisionMode } from './collisions.js';
 export { ciContext, renderCycleName, type CiContext } from './context.js';
 export {
   resolveCycle,

@@ -46,7 +46,7 @@ export function keyPattern(source: string | undefined, parameter = '--key-patter
   }
 }
 
-const TEMPLATE_FIELDS = ['classname', 'name', 'suite', 'file'];
+const TEMPLATE_FIELDS = ['classname', 'name', 'suite', 'file', 'params'];
 
 export function checkAutomationKeyTemplate(template: string, parameter = '--automation-key'): void {
   for (const [, field] of template.matchAll(/\{([^}]*)\}/g)) {
@@ -61,10 +61,11 @@ export function checkAutomationKeyTemplate(template: string, parameter = '--auto
 
 export function automationKeyOf(test: TestResult, template: string): string {
   const classname = test.classname ?? test.suite.join('.');
-  const key = template.replace(/\{(classname|name|suite|file)\}/g, (_m, field: string) => {
+  const key = template.replace(/\{(classname|name|suite|file|params)\}/g, (_m, field: string) => {
     if (field === 'classname') return classname;
     if (field === 'name') return test.name;
     if (field === 'suite') return test.suite.join('.');
+    if (field === 'params') return test.params ?? '';
     return test.file ?? '';
   });
   return key.replace(/^\.+/, '');

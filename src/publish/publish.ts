@@ -4,9 +4,9 @@
  */
 import type { ServiceClient } from '../api/client.js';
 import { stopIfInterrupted, TestcycleError } from '../api/errors.js';
-import { type Logger, silentLogger } from '../api/redact.js';
+import { oneLine, type Logger, silentLogger } from '../api/redact.js';
 import type { RequestStats } from '../api/scheduler.js';
-import type { ParsedReport } from '../reports/model.js';
+import type { ParsedReport, TestResult } from '../reports/model.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { resolveCycle, setCycleStatus } from './cycle.js';
 import {
@@ -19,7 +19,8 @@ import {
   passRate,
   verdict,
 } from './gate.js';
-import { matchTests, type Unmatched } from './match.js';
+import { describeCollisions, findKeyCollisions, type KeyCollision } from './collisions.js';
+import { automationKeyOf, display, explicitKeyOf, matchTests, type Unmatched } from './match.js';
 import { combineEntries, resultOf } from './results.js';
 import type { PublishSettings } from './settings.js';
 import {
@@ -69,6 +70,12 @@ export class UnmatchedError extends TestcycleError {
   }
 }
 
+export class KeyCollisionError extends TestcycleError {
+  constructor(readonly collisions: KeyCollision[]) {
+    super(describeCollisions(collisions, '--on-key-collision fail'), 'KEY_COLLISION', 'report');
+  }
+}
+
 export async function publish(
   client: ServiceClient,
   options: PublishOptions,
@@ -80,11 +87,13 @@ export async function publish(
     logger.warn(text);
   };
 
+  // Distinct tests that would share one execution: known from the reports, before any request.
+  const { tests, collided } = withoutCollisions(options, warn);
+
   // Preflight: a wrong region or token fails here, before any write.
   const { signal } = options;
   const project = await client.project();
   stopIfInterrupted(signal);
-  const tests = options.reports.flatMap((r) => r.tests.map((test) => ({ test, file: r.file })));
 
   const cycle = await resolveCycle(client, project.id, {
     ...options.cycle,
@@ -104,6 +113,7 @@ export async function publish(
     { tests, projectId: project.id, known: contents.cases },
     { ...options.match, dryRun: options.dryRun, logger },
   );
+  match.unmatched.push(...collided);
   if (match.unmatched.length && options.onUnmatched !== 'ignore') {
     const list = match.unmatched.slice(0, 20).map((u) => `  ${u.test} (${u.file}): ${u.reason}`);
     warn(
@@ -287,4 +297,38 @@ function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)}ms`;
   const s = Math.round(ms / 1000);
   return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
+}
+
+/**
+ * The tests to publish, and those left out because distinct tests share their key: with
+ * `warn` (the default) they are listed and not written, with `fail` nothing is, and with `merge`
+ * they share one execution as the user asked (DESIGN.md: never silently one execution).
+ */
+function withoutCollisions(
+  options: PublishOptions,
+  warn: (text: string) => void,
+): { tests: { test: TestResult; file: string }[]; collided: Unmatched[] } {
+  const all = options.reports.flatMap((r) => r.tests.map((test) => ({ test, file: r.file })));
+  const mode = options.onKeyCollision ?? 'warn';
+  const collisions = mode === 'merge' ? [] : findKeyCollisions(all, options.match);
+  if (collisions.length === 0) return { tests: all, collided: [] };
+  if (mode === 'fail') throw new KeyCollisionError(collisions);
+  warn(describeCollisions(collisions, 'left out; --on-key-collision merge writes them as one'));
+  const sharing = new Map(collisions.map((c) => [c.key, c.tests.length]));
+  const tests: { test: TestResult; file: string }[] = [];
+  const collided: Unmatched[] = [];
+  for (const entry of all) {
+    const key =
+      explicitKeyOf(entry.test, options.match.keyPattern) ??
+      automationKeyOf(entry.test, options.match.automationKey);
+    const count = sharing.get(key);
+    if (count === undefined) tests.push(entry);
+    else
+      collided.push({
+        test: display(entry.test),
+        file: entry.file,
+        reason: `key collision: ${count} distinct tests share the key "${oneLine(key)}"`,
+      });
+  }
+  return { tests, collided };
 }

@@ -5,6 +5,7 @@
  */
 import { ConfigError } from '../api/errors.js';
 import { f } from '../api/filter.js';
+import type { KeyCollisionMode } from './collisions.js';
 import type { CycleOptions } from './cycle.js';
 import { ciContext, renderCycleName } from './context.js';
 import type { GateOptions } from './gate.js';
@@ -133,6 +134,7 @@ export interface PublishSettings {
   cycle: CycleOptions & { close: boolean };
   match: MatchOptions;
   onUnmatched: 'warn' | 'fail' | 'ignore';
+  onKeyCollision: KeyCollisionMode;
   merge: MergeMode;
   flaky: FlakyMode;
   errorAs: ErrorAs;
@@ -161,6 +163,7 @@ export function publishSettings(
       createMissingCases: src.bool('create-missing-cases') ?? false,
     },
     onUnmatched: choice(src, 'on-unmatched', ['warn', 'fail', 'ignore'] as const, 'warn'),
+    onKeyCollision: choice(src, 'on-key-collision', ['warn', 'fail', 'merge'] as const, 'warn'),
     merge: choice(src, 'merge', ['latest', 'worst'] as const, 'latest'),
     flaky: choice(src, 'flaky', ['passed', 'failed'] as const, 'passed'),
     errorAs: choice(src, 'error-as', ['FAILED', 'BLOCKED'] as const, 'FAILED'),

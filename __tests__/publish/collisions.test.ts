@@ -1,0 +1,127 @@
+/**
+ * Key collisions (issue 11, point 5): distinct tests that produce one test-case key are named,
+ * never one silent execution. Checked through the emulator's state.
+ */
+import { KeyCollisionError, publish } from '../../src/publish/index.js';
+import { testSeed } from '../helpers/emulator.js';
+import {
+  clientOf,
+  closeAll,
+  executionsOf,
+  options,
+  publishEmulator,
+  report,
+  testOf,
+} from '../helpers/publish.js';
+
+const emulator = publishEmulator;
+
+afterEach(closeAll);
+
+const seedOf = (...keys: string[]) =>
+  testSeed({
+    testCases: keys.map((automationKey, i) => ({
+      name: `case ${i}`,
+      automationKey,
+      status: 'ACTIVE',
+    })),
+  });
+
+/** jest-style: the describe path is the classname, so two files give one `math.adds`. */
+const twoFiles = () =>
+  report([
+    testOf('math', 'adds', 'passed', { file: 'a.test.js' }),
+    testOf('math', 'adds', 'failed', { file: 'b.test.js' }),
+    testOf('math', 'subtracts', 'passed', { file: 'a.test.js' }),
+  ]);
+
+test('default warn: the colliding tests are listed with their files and the placeholder that separates them, and not written', async () => {
+  const emu = await emulator({ seed: seedOf('math.adds', 'math.subtracts') });
+  const result = await publish(clientOf(emu), options([twoFiles()]));
+  expect(result.warnings.join('\n')).toMatch(
+    /1 test case key\(s\) are shared by distinct tests[^\n]*\n {2}"math\.adds": 2 distinct tests: math › adds \(a\.test\.js\); math › adds \(b\.test\.js\) \[\{file\} in --automation-key tells them apart\]/,
+  );
+  expect(result.unmatched.map((u) => u.reason)).toEqual([
+    'key collision: 2 distinct tests share the key "math.adds"',
+    'key collision: 2 distinct tests share the key "math.adds"',
+  ]);
+  const state = executionsOf(emu, 'CI run');
+  expect(state.get('math.adds')).toBeUndefined();
+  expect(state.get('math.subtracts')).toEqual(['PASSED']);
+});
+
+test('fail: stops before any request', async () => {
+  const emu = await emulator({ seed: seedOf('math.adds') });
+  await expect(
+    publish(clientOf(emu), options([twoFiles()], { onKeyCollision: 'fail' })),
+  ).rejects.toThrow(KeyCollisionError);
+  expect(emu.stats().total).toBe(0);
+});
+
+test('merge: one execution, the worst result, as asked', async () => {
+  const emu = await emulator({ seed: seedOf('math.adds', 'math.subtracts') });
+  const result = await publish(clientOf(emu), options([twoFiles()], { onKeyCollision: 'merge' }));
+  expect(result.unmatched).toEqual([]);
+  expect(executionsOf(emu, 'CI run').get('math.adds')).toEqual(['FAILED']);
+});
+
+test('{file} in the key separates them: two cases, two executions', async () => {
+  const emu = await emulator({
+    seed: seedOf('a.test.js.math.adds', 'b.test.js.math.adds', 'a.test.js.math.subtracts'),
+  });
+  const settings = options([twoFiles()]);
+  const result = await publish(
+    clientOf(emu),
+    options([twoFiles()], {
+      match: { ...settings.match, automationKey: '{file}.{classname}.{name}' },
+    }),
+  );
+  expect(result.warnings).toEqual([]);
+  const state = executionsOf(emu, 'CI run');
+  expect(state.get('a.test.js.math.adds')).toEqual(['PASSED']);
+  expect(state.get('b.test.js.math.adds')).toEqual(['FAILED']);
+});
+
+test('invocations of one parameterized test are one case (worst wins), or a case each with {params}', async () => {
+  const invocations = report(
+    ['[1]', '[2]', '[3]'].map((params, i) =>
+      testOf('Calc', 'adds', i === 2 ? 'failed' : 'passed', { params }),
+    ),
+  );
+  const emu = await emulator({ seed: seedOf('Calc.adds') });
+  const folded = await publish(clientOf(emu), options([invocations]));
+  expect(folded.warnings).toEqual([]);
+  expect(executionsOf(emu, 'CI run').get('Calc.adds')).toEqual(['FAILED']);
+
+  const settings = options([invocations]);
+  const each = await publish(
+    clientOf(emu),
+    options([invocations], {
+      cycle: { ...settings.cycle, name: 'per params' },
+      match: {
+        ...settings.match,
+        automationKey: '{classname}.{name}{params}',
+        createMissingCases: true,
+      },
+    }),
+  );
+  expect(each.writes.casesCreated).toBe(3);
+  const state = executionsOf(emu, 'per params');
+  expect([...state.entries()].sort()).toEqual([
+    ['Calc.adds[1]', ['PASSED']],
+    ['Calc.adds[2]', ['PASSED']],
+    ['Calc.adds[3]', ['FAILED']],
+  ]);
+});
+
+test('the same test in two report files (matrix legs) is one test run twice, not a collision', async () => {
+  const emu = await emulator({ seed: seedOf('math.adds') });
+  const leg = (outcome: 'passed' | 'failed', file: string) =>
+    report([testOf('math', 'adds', outcome, { file: 'a.test.js' })], file);
+  const result = await publish(
+    clientOf(emu),
+    options([leg('passed', 'linux.xml'), leg('failed', 'windows.xml')]),
+  );
+  expect(result.warnings).toEqual([]);
+  expect(executionsOf(emu, 'CI run').get('math.adds')).toEqual(['FAILED']);
+});
