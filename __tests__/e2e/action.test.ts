@@ -477,3 +477,52 @@ describe('action: many failures', () => {
     expect(JSON.parse(api.log[2]!.body).head_sha).toBe('forkhead');
   });
 });
+
+describe('action: text from reports and the environment is data (issue 16)', () => {
+  test('hostile test names and a cycle name from {env:VAR} start no workflow command and no Markdown heading', async () => {
+    const emu = await emulator({ seed: seed(), rateLimit: '1000/1m' });
+    const xml = (text: string) =>
+      text
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/"/g, '&quot;')
+        .replace(/\n/g, '&#10;')
+        .replace(/\r/g, '&#13;');
+    const names = [
+      'x\n::error title=pwned::injected',
+      'y\r::add-mask::hidden',
+      'z\u2028# heading from a name',
+      'w\u001b[31mred\u001b[0m',
+    ];
+    const file = join(dir, 'hostile-action.xml');
+    writeFileSync(
+      file,
+      `<testsuite name="S">${names.map((n) => `<testcase classname="app.Hostile" name="${xml(n)}"><failure message="${xml(n)}"/></testcase>`).join('')}</testsuite>`,
+    );
+    const run = await runAction(
+      { ...base(emu.url), reports: file, 'cycle-name': 'CI {env:EVIL}' },
+      { EVIL: 'main\n::error::from the environment\n## heading' },
+    );
+    expect(run.code).toBe(0);
+    // The runner obeys a line that starts with :: (after spaces); ours are the toolkit's own.
+    const commands = run.stdout
+      .split(/\r\n|\n|\r/)
+      .filter((line) => /^\s*::/.test(line))
+      .map((line) => /^\s*::([a-z-]+)/.exec(line)?.[1]);
+    expect(commands.every((c) => ['add-mask', 'warning', 'error', 'notice'].includes(c!))).toBe(
+      true,
+    );
+    expect(run.stdout).not.toMatch(/(^|[\n\r])\s*::error::from the environment/);
+    expect(run.stdout).not.toMatch(/(^|[\n\r])\s*::error title=pwned/);
+    expect(run.stdout).not.toMatch(/(^|[\n\r])\s*::add-mask::hidden/);
+    expect(run.stdout).not.toContain('\u001b');
+    // In the job summary no line that data could start is a heading: only ours are.
+    const headings = run.summary
+      .split(/\r\n|\n|\r|\u2028|\u2029|\u0085/)
+      .filter((l) => /^\s*#/.test(l));
+    expect(headings.every((h) => /^#{2,3} (testcycle|Failed tests|Unmatched tests)/.test(h))).toBe(
+      true,
+    );
+    expect(run.summary).not.toMatch(/[\u2028\u2029\u0085\r]/);
+  });
+});

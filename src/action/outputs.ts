@@ -1,5 +1,6 @@
 /** The publish result flattened to kebab-case outputs (DESIGN.md), annotations and the check run. */
 import * as core from '@actions/core';
+import { oneLine, plainText } from '../api/redact.js';
 import type { PublishResult } from '../publish/index.js';
 import type { ParsedReport, TestResult } from '../reports/model.js';
 
@@ -34,6 +35,11 @@ export function setOutputs(result: PublishResult): void {
 
 export const MAX_STEP_ANNOTATIONS = 10;
 
+/** A failed test's annotation title: one line, at most GitHub's 255 characters. */
+function titleOf(test: TestResult): string {
+  return oneLine(test.classname ? `${test.classname} > ${test.name}` : test.name).slice(0, 255);
+}
+
 function failures(reports: ParsedReport[]): { test: TestResult; file: string }[] {
   return reports.flatMap((r) =>
     r.tests
@@ -46,9 +52,10 @@ function failures(reports: ParsedReport[]): { test: TestResult; file: string }[]
 export function annotate(reports: ParsedReport[]): void {
   const failed = failures(reports);
   for (const { test, file } of failed.slice(0, MAX_STEP_ANNOTATIONS)) {
-    core.error((test.message ?? 'failed').slice(0, 4000), {
-      title: (test.classname ? `${test.classname} > ${test.name}` : test.name).slice(0, 255),
-      file: test.file ?? file,
+    // The toolkit escapes line breaks in annotations; escape codes and odd breaks go here.
+    core.error(plainText(test.message ?? 'failed').slice(0, 4000), {
+      title: titleOf(test),
+      file: oneLine(test.file ?? file),
       startLine: test.line,
     });
   }
@@ -82,8 +89,8 @@ export async function createCheckRun(
     start_line: test.line ?? 1,
     end_line: test.line ?? 1,
     annotation_level: 'failure' as const,
-    title: (test.classname ? `${test.classname} > ${test.name}` : test.name).slice(0, 255),
-    message: (test.message ?? 'failed').slice(0, 64_000),
+    title: titleOf(test),
+    message: plainText(test.message ?? 'failed').slice(0, 64_000),
   }));
   const conclusion = result.gate.passed ? 'success' : 'failure';
   const title = result.gate.evaluated
