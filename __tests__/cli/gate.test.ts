@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { main, type CliIO } from '../../src/cli/main.js';
 import { closeEmulators, emulator, RW } from '../helpers/emulator.js';
 import { caseSeed } from '../helpers/publish.js';
@@ -59,4 +62,26 @@ test("the README's offline try-out: publish --create-missing-cases into 'Local {
     unchanged: 13,
     casesCreated: 0,
   });
+});
+
+test('publish --report DIR: a stray non-report JSON below it is skipped and named, the reports are published', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'testcycle-dir-'));
+  writeFileSync(
+    join(dir, 'junit.xml'),
+    '<testsuite name="s"><testcase classname="Suite" name="test0"/></testsuite>',
+  );
+  writeFileSync(join(dir, 'tool-state.json'), '{"lastRun": "2026-11-23", "cache": [1, 2]}');
+  const emu = await emulator({ seed: caseSeed(1), rateLimit: '1000/1m' });
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(['publish', '--report', dir, '--cycle-name', 'Dir run', '--json'], {
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+    env: { TESTCYCLE_BASE_URL: emu.url, TESTCYCLE_TOKEN: RW, TESTCYCLE_RATE_LIMIT: '1000/1m' },
+  });
+  expect(code).toBe(0);
+  expect(JSON.parse(out.join('')).writes.created).toBe(1);
+  expect(err.join('\n')).toMatch(
+    /1 file\(s\) in the report directories are not test reports and were skipped: .*tool-state\.json \(is JSON in no known test report format/,
+  );
 });

@@ -34,6 +34,17 @@ const HOSTILE: [string, string | Buffer, RegExp][] = [
   ['other-root.xml', '<?xml version="1.0"?><html><body/></html>', /root <html> in no known/],
   ['bad-json.json', '{"results": {"tool": {"name": "x"}, "tests": [', /not valid JSON/],
   ['json-array-of-numbers.json', '[1, 2, 3]', /no known test report format/],
+  // The formats added with the identity model keep the same clear errors.
+  [
+    'jest-without-results.json',
+    '{"numTotalTests": 1, "testResults": "x"}',
+    /cannot be read as Jest JSON: testResults is missing/,
+  ],
+  [
+    'broken-messages.ndjson',
+    '{"meta":{"protocolVersion":"x"}}\n{"testCaseStarted":5}\n{"broken',
+    /cannot be read as Cucumber messages: line 3 is not a JSON object/,
+  ],
   [
     'deep-nesting.xml',
     `<testsuites>${'<testsuite name="x">'.repeat(5000)}${'</testsuite>'.repeat(5000)}</testsuites>`,

@@ -22,7 +22,12 @@ import {
   renderSummary,
   type PublishResult,
 } from '../publish/index.js';
-import { DEFAULT_MAX_BYTES, readReports, type ParsedReport } from '../reports/index.js';
+import {
+  DEFAULT_MAX_BYTES,
+  describeSkipped,
+  readReports,
+  type ParsedReport,
+} from '../reports/index.js';
 import { boolInput, inputSource, integerInput, reportPatterns } from './inputs.js';
 import { annotate, createCheckRun, setOutputs } from './outputs.js';
 
@@ -71,10 +76,13 @@ export async function run(): Promise<void> {
             'input reports',
             'is required in mode publish: globs of report files, one per line.',
           );
-        reports = await readReports(patterns, {
+        const read = await readReports(patterns, {
           format: settings.format,
           maxBytes: integerInput('max-report-bytes', DEFAULT_MAX_BYTES),
         });
+        const skipped = describeSkipped(read.skipped);
+        if (skipped) logger.info(skipped);
+        reports = read;
       }
       let result: PublishResult | undefined;
       if (mode === 'publish') {

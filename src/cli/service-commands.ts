@@ -21,7 +21,7 @@ import {
   type PublishResult,
   type SettingSource,
 } from '../publish/index.js';
-import { DEFAULT_MAX_BYTES, FORMAT_IDS, readReports } from '../reports/index.js';
+import { DEFAULT_MAX_BYTES, describeSkipped, FORMAT_IDS, readReports } from '../reports/index.js';
 import { COMMON_FLAGS, commonOptions, integerFlag } from './args.js';
 import type { CommandContext } from './main.js';
 
@@ -127,6 +127,8 @@ export async function runPublishCommand(ctx: CommandContext): Promise<number> {
   );
   // Reports first: a missing or broken report fails before any request.
   const reports = await readReports(patterns, { format: settings.format, maxBytes });
+  const skipped = describeSkipped(reports.skipped);
+  if (skipped) ctx.logger.info(skipped);
   // An interrupt (Ctrl-C, a cancelled CI job) stops between writes; a second one stops at once.
   const stop = new AbortController();
   void io.interrupted?.().then(() => {

@@ -64,3 +64,11 @@ function isAllureSidecar(file: string, found: readonly FoundReport[]): boolean {
 }
 
 export { ReportError };
+
+/** One line for a log: the files a directory held that are not reports (first 10, then a count). */
+export function describeSkipped(skipped: readonly SkippedFile[]): string | undefined {
+  if (skipped.length === 0) return undefined;
+  const shown = skipped.slice(0, 10).map((s) => `${s.file} (${s.reason})`);
+  const more = skipped.length > 10 ? `; and ${skipped.length - 10} more` : '';
+  return `${skipped.length} file(s) in the report directories are not test reports and were skipped: ${shown.join('; ')}${more}`;
+}
