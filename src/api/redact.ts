@@ -6,6 +6,8 @@
  * command by a CI runner (GitHub's `::command::`, its older `##[command]`).
  */
 
+import { ANSI_SEQUENCES, CONTROL_CODES, CONTROL_CODES_BUT_ESC } from '../control-codes.js';
+
 const MASK = '***';
 
 export class Redactor {
@@ -60,25 +62,22 @@ export function encodedForms(secret: string): string[] {
   return forms.filter((form) => form.length >= 6);
 }
 
-/* eslint-disable no-control-regex -- matching control codes is the point of these patterns */
-/** Line breaks of every kind (CR alone, U+2028/2029, NEL, VT, FF) and ANSI escape sequences. */
+/** Line breaks of every kind (CR alone, U+2028/2029, NEL, VT, FF). */
 const BREAKS = /\r\n|[\n\r\v\f\u0085\u2028\u2029]/g;
-// Linear patterns: CSI (ESC [ params final), OSC (ESC ] ... BEL or ST), other ESC sequences, then
-// the remaining C0/C1 controls but tab.
-const ANSI =
-  /\u001b\[[0-?]*[ -/]*[@-~]?|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|\u001b[@-_]?/g;
-const CONTROLS = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g;
-const CONTROLS_BUT_ESC = /[\u0000-\u0008\u000e-\u001a\u001c-\u001f\u007f-\u009f]/g;
 
 /** Data (a test name, a message, a server's detail) as one printable line. */
 export function oneLine(text: string): string {
-  return text.replace(BREAKS, '↵').replace(ANSI, '').replace(CONTROLS, '');
+  return text.replace(BREAKS, '↵').replace(ANSI_SEQUENCES, '').replace(CONTROL_CODES, '');
 }
 
 /** Without ANSI escapes and control codes, line breaks kept (for multi-line data such as details). */
 export function plainText(text: string): string {
-  return text.replace(/\r\n?/g, '\n').replace(ANSI, '').replace(CONTROLS, '');
+  return text.replace(/\r\n?/g, '\n').replace(ANSI_SEQUENCES, '').replace(CONTROL_CODES, '');
 }
+
+/** An SGR sequence: colours and bold, the only escapes the CLI itself writes. */
+// eslint-disable-next-line no-control-regex
+const COLOUR = /^\u001b\[[0-9;]*m$/;
 
 /**
  * Text about to be printed, as the lines a runner will read: no line starts a workflow command
@@ -86,11 +85,11 @@ export function plainText(text: string): string {
  * (`keepColor`: the CLI's own, on a terminal) are removed.
  */
 export function safeLines(text: string, keepColor = false): string {
-  const cleaned = text.replace(CONTROLS_BUT_ESC, '');
+  const cleaned = text.replace(CONTROL_CODES_BUT_ESC, '');
   return (
     keepColor
-      ? cleaned.replace(ANSI, (seq) => (/^\u001b\[[0-9;]*m$/.test(seq) ? seq : ''))
-      : cleaned.replace(ANSI, '')
+      ? cleaned.replace(ANSI_SEQUENCES, (seq) => (COLOUR.test(seq) ? seq : ''))
+      : cleaned.replace(ANSI_SEQUENCES, '')
   ).replace(
     /(^|\r\n|[\n\r])([ \t]*)(::|##\[)/g,
     (_m, start: string, space: string, cmd: string) => `${start}${space}${cmd[0]} ${cmd.slice(1)}`,

@@ -150,7 +150,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (url.pathname === '/__emulator/stats' && method === 'GET')
       return send(res, 200, stats, { 'content-type': 'application/json' });
     if (url.pathname === '/__emulator/reset' && method === 'POST') {
-      const bearer = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+      const bearer = bearerOf(req);
       if (!bearer || tokens.get(bearer)?.role !== 'read-write')
         return send(res, 403, new ApiError(403, 'FORBIDDEN', MESSAGES.controlToken).toBody());
       stats = emptyStats();
@@ -194,8 +194,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (fault === '5xx') return fail(new ApiError(503, 'UNAVAILABLE', MESSAGES.chaos5xx));
 
     // Auth (SERVICE-API.md 5).
-    const auth = req.headers.authorization ?? '';
-    const bearer = /^Bearer\s+(\S+)$/i.exec(auth)?.[1];
+    const bearer = bearerOf(req);
     if (!bearer) return fail(new ApiError(403, 'FORBIDDEN', MESSAGES.noToken));
     const token = tokens.get(bearer);
     if (!token) return fail(new ApiError(403, 'FORBIDDEN', MESSAGES.badToken));
@@ -352,6 +351,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         server.close(() => resolve());
       }),
   };
+}
+
+/** The token of an `Authorization: Bearer <token>` header. */
+function bearerOf(req: http.IncomingMessage): string | undefined {
+  return /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
 }
 
 /** The host name of a Host header, without its port (`[::1]` keeps its brackets). */

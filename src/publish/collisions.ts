@@ -27,30 +27,37 @@ const SEPARATORS: [string, (t: TestResult) => string][] = [
   ['{params}', (t) => t.params ?? ''],
 ];
 
+/** The key a test is matched by: an explicit test case key, else its automationKey. */
+export function testKeyOf(
+  test: TestResult,
+  match: Pick<MatchOptions, 'keyPattern' | 'automationKey'>,
+): string {
+  return explicitKeyOf(test, match.keyPattern) ?? automationKeyOf(test, match.automationKey);
+}
+
+/** `keys[i]` is testKeyOf(tests[i].test): computed once by the caller, which filters by it. */
 export function findKeyCollisions(
   tests: { test: TestResult; file: string }[],
-  match: Pick<MatchOptions, 'keyPattern' | 'automationKey'>,
+  keys: readonly string[],
+  automationKey: string,
 ): KeyCollision[] {
-  const usesParams = match.automationKey.includes('{params}');
+  const usesParams = automationKey.includes('{params}');
   const byKey = new Map<string, Map<string, { test: TestResult; file: string }>>();
-  for (const entry of tests) {
-    const key =
-      explicitKeyOf(entry.test, match.keyPattern) ??
-      automationKeyOf(entry.test, match.automationKey);
-    if (!key) continue;
+  tests.forEach((entry, i) => {
+    const key = keys[i]!;
+    if (!key) return;
     const identity = testIdentity(usesParams ? entry.test : { ...entry.test, params: undefined });
     let identities = byKey.get(key);
     if (!identities) byKey.set(key, (identities = new Map()));
     if (!identities.has(identity)) identities.set(identity, entry);
-  }
+  });
   const collisions: KeyCollision[] = [];
   for (const [key, identities] of byKey) {
     if (identities.size < 2) continue;
     const group = [...identities.values()];
     const separatedBy = SEPARATORS.find(
       ([placeholder, value]) =>
-        !match.automationKey.includes(placeholder) &&
-        new Set(group.map((g) => value(g.test))).size > 1,
+        !automationKey.includes(placeholder) && new Set(group.map((g) => value(g.test))).size > 1,
     )?.[0];
     collisions.push({ key, tests: group, ...(separatedBy ? { separatedBy } : {}) });
   }

@@ -6,7 +6,12 @@ export {
   type PublishOptions,
   type PublishResult,
 } from './publish.js';
-export { findKeyCollisions, type KeyCollision, type KeyCollisionMode } from './collisions.js';
+export {
+  findKeyCollisions,
+  testKeyOf,
+  type KeyCollision,
+  type KeyCollisionMode,
+} from './collisions.js';
 export { ciContext, renderCycleName, type CiContext } from './context.js';
 export {
   resolveCycle,

@@ -19,8 +19,13 @@ import {
   passRate,
   verdict,
 } from './gate.js';
-import { describeCollisions, findKeyCollisions, type KeyCollision } from './collisions.js';
-import { automationKeyOf, display, explicitKeyOf, matchTests, type Unmatched } from './match.js';
+import {
+  describeCollisions,
+  findKeyCollisions,
+  type KeyCollision,
+  testKeyOf,
+} from './collisions.js';
+import { display, matchTests, type Unmatched } from './match.js';
 import { combineEntries, resultOf } from './results.js';
 import type { PublishSettings } from './settings.js';
 import {
@@ -310,17 +315,17 @@ function withoutCollisions(
 ): { tests: { test: TestResult; file: string }[]; collided: Unmatched[] } {
   const all = options.reports.flatMap((r) => r.tests.map((test) => ({ test, file: r.file })));
   const mode = options.onKeyCollision ?? 'warn';
-  const collisions = mode === 'merge' ? [] : findKeyCollisions(all, options.match);
+  if (mode === 'merge') return { tests: all, collided: [] };
+  const keys = all.map(({ test }) => testKeyOf(test, options.match));
+  const collisions = findKeyCollisions(all, keys, options.match.automationKey);
   if (collisions.length === 0) return { tests: all, collided: [] };
   if (mode === 'fail') throw new KeyCollisionError(collisions);
   warn(describeCollisions(collisions, 'left out; --on-key-collision merge writes them as one'));
   const sharing = new Map(collisions.map((c) => [c.key, c.tests.length]));
   const tests: { test: TestResult; file: string }[] = [];
   const collided: Unmatched[] = [];
-  for (const entry of all) {
-    const key =
-      explicitKeyOf(entry.test, options.match.keyPattern) ??
-      automationKeyOf(entry.test, options.match.automationKey);
+  all.forEach((entry, i) => {
+    const key = keys[i]!;
     const count = sharing.get(key);
     if (count === undefined) tests.push(entry);
     else
@@ -329,6 +334,6 @@ function withoutCollisions(
         file: entry.file,
         reason: `key collision: ${count} distinct tests share the key "${oneLine(key)}"`,
       });
-  }
+  });
   return { tests, collided };
 }

@@ -6,7 +6,7 @@ export { FORMATS, FORMAT_IDS, formatById } from './registry.js';
 import { dirname } from 'node:path';
 import { discoverReportFiles, type FoundReport } from './discover.js';
 import { ALLURE_RESULT } from './formats/allure.js';
-import { NotAReportError, ReportError, type ParsedReport, type SkippedFile } from './model.js';
+import { NotAReportError, type ParsedReport, type SkippedFile } from './model.js';
 import { readAllure, readReport, type ReadOptions } from './read.js';
 
 /** The reports read, and the files a directory pattern found that are no reports. */
@@ -28,22 +28,27 @@ export async function readReports(
   const reports: ParsedReport[] = [];
   const skipped: SkippedFile[] = [];
   const allureDirs = new Map<string, FoundReport[]>();
+  const readsAllure = ALLURE_FORMATS.has(options.format ?? 'auto');
   for (const one of found) {
-    if (ALLURE_RESULT.test(one.file) && ALLURE_FORMATS.has(options.format ?? 'auto')) {
-      const dir = dirname(one.file);
-      allureDirs.set(dir, [...(allureDirs.get(dir) ?? []), one]);
-      continue;
-    }
+    if (!ALLURE_RESULT.test(one.file)) continue;
+    const dir = dirname(one.file);
+    const files = allureDirs.get(dir);
+    if (files) files.push(one);
+    else allureDirs.set(dir, [one]);
+  }
+  for (const one of found) {
+    if (readsAllure && ALLURE_RESULT.test(one.file)) continue;
     // Allure writes containers, globals and attachments beside its results: not reports.
-    if (one.fromDirectory && isAllureSidecar(one.file, found)) continue;
+    if (one.fromDirectory && ALLURE_SIDECAR.test(one.file) && allureDirs.has(dirname(one.file)))
+      continue;
     try {
       reports.push(await readReport(at(one.file), options));
     } catch (error) {
       if (!(error instanceof NotAReportError && one.fromDirectory)) throw error;
-      skipped.push({ file: one.file, reason: error.message.slice(at(one.file).length + 2) });
+      skipped.push({ file: one.file, reason: error.reason });
     }
   }
-  for (const [dir, files] of allureDirs) {
+  for (const [dir, files] of readsAllure ? allureDirs : []) {
     const read = await readAllure(
       at(dir),
       files.map((f) => ({ ...f, file: at(f.file) })),
@@ -56,14 +61,7 @@ export async function readReports(
 }
 
 const ALLURE_FORMATS = new Set(['auto', 'allure']);
-
-function isAllureSidecar(file: string, found: readonly FoundReport[]): boolean {
-  if (!/-(container|globals|attachment)\.\w+$/.test(file)) return false;
-  const dir = dirname(file);
-  return found.some((f) => ALLURE_RESULT.test(f.file) && dirname(f.file) === dir);
-}
-
-export { ReportError };
+const ALLURE_SIDECAR = /-(container|globals|attachment)\.\w+$/;
 
 /** One line for a log: the files a directory held that are not reports (first 10, then a count). */
 export function describeSkipped(skipped: readonly SkippedFile[]): string | undefined {

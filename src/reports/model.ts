@@ -2,6 +2,7 @@
  * The normalized result model every parser builds (dorny/test-reporter style): parsers only build
  * the list; counting lives here.
  */
+import { stripAnsi } from '../control-codes.js';
 
 export type Outcome = 'passed' | 'failed' | 'error' | 'skipped';
 
@@ -204,15 +205,11 @@ export function withRetries(test: TestResult, earlier: readonly Attempt[]): Test
   return test;
 }
 
-/** ANSI colour and cursor codes (jest, Playwright and vitest colour their messages). */
-// eslint-disable-next-line no-control-regex
-const ANSI = /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-_]/g;
-
-/** Text without ANSI escape sequences; cheap when there are none (the common case). */
+/** Text without ANSI escape sequences (jest, Playwright and vitest colour their messages). */
 export function plain(text: string): string;
 export function plain(text: string | undefined): string | undefined;
 export function plain(text: string | undefined): string | undefined {
-  return text !== undefined && text.includes('\u001b') ? text.replace(ANSI, '') : text;
+  return text === undefined ? undefined : stripAnsi(text);
 }
 
 /** The first non-empty line of a text, trimmed (a message from a body without one). */
@@ -225,14 +222,17 @@ export function firstLine(text: string | undefined): string | undefined {
 /** A report that cannot be read: names the file and, where known, line and column. */
 export class ReportError extends Error {
   readonly file: string;
+  /** What is wrong, without the file's name (the message is `file: reason`). */
+  readonly reason: string;
   readonly line?: number;
   readonly column?: number;
-  constructor(file: string, message: string, position?: { line?: number; column?: number }) {
+  constructor(file: string, reason: string, position?: { line?: number; column?: number }) {
     const where = position?.line
       ? `:${position.line}${position.column ? `:${position.column}` : ''}`
       : '';
-    super(`${file}${where}: ${message}`);
+    super(`${file}${where}: ${reason}`);
     this.file = file;
+    this.reason = reason;
     this.line = position?.line;
     this.column = position?.column;
   }

@@ -99,7 +99,7 @@ export async function readAllure(
       else reports.push(parseReport(file, text, { ...options, format: format.id }));
     } catch (error) {
       if (!(error instanceof NotAReportError && fromDirectory)) throw error;
-      skipped.push({ file, reason: error.message.slice(file.length + 2) });
+      skipped.push({ file, reason: error.reason });
     }
   }
   if (docs.length) {
