@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { ServiceClient } from '../src/api/client.js';
 import { VERSION } from '../src/version.js';
+import { closeAll, startServer } from './helpers/http-server.js';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 
@@ -16,6 +18,43 @@ describe('package contract', () => {
 
   test('src/version.ts follows package.json', () => {
     expect(VERSION).toBe(pkg.version);
+  });
+
+  test('CHANGELOG.md has a section for the package version, which the release notes come from', () => {
+    const changelog = readFileSync('CHANGELOG.md', 'utf8');
+    expect(changelog).toMatch(/^## \[Unreleased\]$/m);
+    const heading = new RegExp(
+      `^## \\[${pkg.version.replace(/\./g, '\\.')}\\] - \\d{4}-\\d{2}-\\d{2}$`,
+      'm',
+    );
+    expect(changelog).toMatch(heading);
+  });
+
+  test('--version of the built CLI prints the package version', async () => {
+    const out = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ['lib/cli/bin.js', '--version'], (error, stdout, stderr) =>
+        error ? reject(new Error(stderr)) : resolve(stdout),
+      ),
+    );
+    expect(out.trim()).toBe(pkg.version);
+  });
+
+  test.each([
+    [undefined, `testcycle/${pkg.version}`],
+    ['testcycle-cli', `testcycle-cli/${pkg.version}`],
+    ['testcycle-action', `testcycle-action/${pkg.version}`],
+    ['my-dashboard/2.0', 'my-dashboard/2.0'],
+  ])('a client made with userAgent %p sends User-Agent %p', async (product, expected) => {
+    const server = await startServer(() => ({
+      status: 200,
+      body: { data: [{ type: 'projects', id: 'p1', attributes: { name: 'Demo' } }] },
+      headers: { 'content-type': 'application/vnd.api+json' },
+    }));
+    const client = new ServiceClient({ baseUrl: server.url, token: 'tok', userAgent: product });
+    await client.project();
+    await client.close();
+    expect(server.log[0]!.headers['user-agent']).toBe(expected);
+    await closeAll();
   });
 
   test('the action runs on node24 from the committed bundle', () => {

@@ -13,7 +13,10 @@ function resolvePackage(name, from) {
 
 const root = JSON.parse(readFileSync('package.json', 'utf8'));
 const seen = new Map();
-const queue = Object.keys(root.dependencies ?? {}).map((name) => [name, process.cwd()]);
+// The @actions packages are devDependencies (the npm package does not ship the action adapter),
+// but the bundle holds them.
+const bundled = [...Object.keys(root.dependencies ?? {}), '@actions/core', '@actions/github'];
+const queue = bundled.map((name) => [name, process.cwd()]);
 while (queue.length) {
   const [name, from] = queue.shift();
   const file = resolvePackage(name, from);

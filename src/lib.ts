@@ -5,6 +5,7 @@
 // First: on an older Node this stops with a clear message before undici loads.
 import './node-version.js';
 
+export { VERSION } from './version.js';
 export * from './api/index.js';
 export * from './schema/resources.js';
 export * from './publish/index.js';

@@ -3,6 +3,7 @@
  * (pacing, concurrency, retries) and is logged through the Redactor. Resource methods are thin:
  * they build paths and documents from src/schema and leave decisions to src/publish.
  */
+import { VERSION } from '../version.js';
 import {
   type AttributesOf,
   type ResourceType,
@@ -150,7 +151,7 @@ export class ServiceClient {
       random: options.random,
     });
     this.transport = options.transport ?? createUndiciTransport({ timeoutMs: this.timeoutMs });
-    this.userAgent = options.userAgent ?? 'testcycle';
+    this.userAgent = userAgentOf(options.userAgent);
   }
 
   get stats(): RequestStats {
@@ -538,6 +539,14 @@ export async function updateWithRetry<T extends ResourceType>(
       current = undefined;
     }
   }
+}
+
+/**
+ * `testcycle/0.1.0`: a product name without a version gets this package's, so the service's logs
+ * tell which release sent a request (the adapters pass `testcycle-cli`, `testcycle-action`).
+ */
+export function userAgentOf(product = 'testcycle'): string {
+  return product.includes('/') ? product : `${product}/${VERSION}`;
 }
 
 function requireEtag(type: ResourceType, etag: string | undefined, what: string): void {

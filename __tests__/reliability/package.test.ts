@@ -1,0 +1,206 @@
+/**
+ * The package as users install it: `npm pack`, `npm install` of the tarball into a fresh project,
+ * then the installed `testcycle` binary (emulator, parse, publish, gate) and the library entry from
+ * a plain Node script. Catches files missing from `files`, undeclared dependencies and a `bin`
+ * that does not run, none of which a test from the source tree can see.
+ */
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const root = process.cwd();
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  name: string;
+  version: string;
+};
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(
+      command,
+      args,
+      { cwd, env: { ...process.env, ...env }, timeout: 180_000, maxBuffer: 32 << 20 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+let work: string;
+let project: string;
+let tarball: string;
+let files: string[];
+let emulator: ChildProcess | undefined;
+let baseUrl: string;
+const TOKEN = 'demo-read-write-token-0001';
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'testcycle-pack-'));
+  const packed = await run('npm', ['pack', '--json', '--pack-destination', work], root);
+  expect(packed.stderr).not.toMatch(/npm error/);
+  expect(packed.code).toBe(0);
+  const info = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as {
+    filename: string;
+    files: { path: string }[];
+  }[];
+  tarball = join(work, info[0]!.filename);
+  files = info[0]!.files.map((f) => f.path);
+
+  project = join(work, 'user-project');
+  await run('mkdir', ['-p', project], work);
+  writeFileSync(
+    join(project, 'package.json'),
+    JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
+  );
+  const installed = await run(
+    'npm',
+    ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'],
+    project,
+  );
+  if (installed.code !== 0) throw new Error(`npm install failed:\n${installed.stderr}`);
+}, 240_000);
+
+afterAll(async () => {
+  if (emulator && emulator.exitCode === null) {
+    const exited = new Promise((resolve) => emulator!.once('exit', resolve));
+    emulator.kill('SIGTERM');
+    await exited;
+  }
+  rmSync(work, { recursive: true, force: true });
+});
+
+const bin = () => join(project, 'node_modules/.bin/testcycle');
+const installedExamples = () => join(project, 'node_modules', pkg.name, 'examples');
+
+describe('the tarball', () => {
+  test('holds what users run and read, and nothing of the development tree', () => {
+    for (const needed of [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'action.yml',
+      'lib/lib.js',
+      'lib/lib.d.ts',
+      'lib/cli/bin.js',
+      'lib/emulator/server.js',
+      'examples/seed.json',
+    ])
+      expect(files).toContain(needed);
+    const unwanted = files.filter((f) =>
+      /^(src|__tests__|bench|samples|scripts|dist|docs|\.github|\.ci|node_modules)\/|^lib\/(action|index)\b|\.test\./.test(
+        f,
+      ),
+    );
+    expect(unwanted).toEqual([]);
+  });
+});
+
+describe('the installed binary', () => {
+  test('--version prints the package version', async () => {
+    const out = await run(bin(), ['--version'], project);
+    expect(out.code).toBe(0);
+    expect(out.stdout.trim()).toBe(pkg.version);
+  });
+
+  test('starts the emulator from the installed examples', async () => {
+    emulator = spawn(
+      bin(),
+      ['emulator', '--port', '0', '--seed', join(installedExamples(), 'seed.json')],
+      { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const lines = createInterface({ input: emulator.stdout! });
+    baseUrl = await new Promise<string>((resolve, reject) => {
+      emulator!.once('exit', (code) => reject(new Error(`emulator exited with ${code}`)));
+      lines.on('line', (line) => {
+        const m = /emulator listening on (\S+)/.exec(line);
+        if (m) resolve(m[1]!);
+      });
+    });
+    expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
+  });
+
+  test('parse, publish with a gate, and gate run against it', async () => {
+    const env = { TESTCYCLE_BASE_URL: baseUrl, TESTCYCLE_TOKEN: TOKEN };
+    const reports = join(installedExamples(), 'reports/junit/*.xml');
+
+    const parsed = await run(bin(), ['parse', '--report', reports, '--json'], project);
+    expect(parsed.code).toBe(0);
+    const totals = (JSON.parse(parsed.stdout) as { totals: { total: number } }).totals;
+    expect(totals.total).toBeGreaterThan(0);
+
+    const published = await run(
+      bin(),
+      [
+        'publish',
+        '--report',
+        reports,
+        '--cycle-name',
+        'Installed package',
+        '--create-missing-cases',
+        '--json',
+      ],
+      project,
+      env,
+    );
+    expect(published.stderr).not.toContain(TOKEN);
+    expect(published.code).toBe(0);
+    const result = JSON.parse(published.stdout) as {
+      cycle: { key: string; status: string };
+      writes: { created: number };
+      counts: { total: number };
+    };
+    expect(result.cycle.status).toBe('ACTIVE');
+    expect(result.writes.created).toBe(totals.total);
+
+    const gated = await run(
+      bin(),
+      ['gate', '--cycle-key', result.cycle.key, '--min-pass-rate', '100'],
+      project,
+      env,
+    );
+    // The examples hold a failure: a 100 % gate fails with the gate's exit code.
+    expect(gated.code).toBe(1);
+    expect(gated.stdout + gated.stderr).toMatch(/pass rate/i);
+  });
+});
+
+describe('the installed library', () => {
+  test('imports from a plain Node script and reads reports and the service', async () => {
+    const script = join(project, 'use-library.mjs');
+    writeFileSync(
+      script,
+      `import { readReports, ServiceClient, VERSION } from 'testcycle';
+const reports = await readReports([process.argv[2]]);
+const client = new ServiceClient({ baseUrl: process.env.TESTCYCLE_BASE_URL, token: process.env.TESTCYCLE_TOKEN });
+const cycles = await client.listAll('/test_cycles');
+await client.close();
+console.log(JSON.stringify({ version: VERSION, reports: reports.length, cycles: cycles.map((c) => c.attributes.name) }));
+`,
+    );
+    const out = await run(
+      process.execPath,
+      [script, join(installedExamples(), 'reports/junit/*.xml')],
+      project,
+      { TESTCYCLE_BASE_URL: baseUrl, TESTCYCLE_TOKEN: TOKEN },
+    );
+    expect(out.stderr).toBe('');
+    const seen = JSON.parse(out.stdout) as { version: string; reports: number; cycles: string[] };
+    expect(seen.version).toBe(pkg.version);
+    expect(seen.reports).toBe(3);
+    // The cycle the installed binary's publish created above.
+    expect(seen.cycles).toContain('Installed package');
+  });
+});
