@@ -11,11 +11,13 @@ export interface ActionRun {
   summary: string;
 }
 
-/** GITHUB_OUTPUT uses `name<<DELIMITER` blocks. */
+/** GITHUB_OUTPUT holds `name<<DELIMITER` blocks (as @actions/core writes) and `name=value` lines. */
 export function parseOutputs(text: string): Record<string, string> {
   const out: Record<string, string> = {};
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {
+    const simple = /^([^<=]+)=(.*)$/.exec(lines[i]!);
+    if (simple) out[simple[1]!] = simple[2]!;
     const m = /^([^<=]+)<<(.+)$/.exec(lines[i]!);
     if (!m) continue;
     const value: string[] = [];
