@@ -47,6 +47,17 @@ describe('README', () => {
     },
   );
 
+  test('every recipe pins the package version (npm) or its major tag (action)', () => {
+    const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
+    const npmPins = [...readme.matchAll(/testcycle@(\d[\w.-]*)/g)].map((m) => m[1]);
+    const actionPins = [...readme.matchAll(/testcycle@(v[\w.-]+)/g)].map((m) => m[1]);
+    expect(npmPins.length).toBeGreaterThan(4);
+    expect(new Set(npmPins)).toEqual(new Set([version]));
+    expect(new Set(actionPins)).toEqual(new Set([`v${version.split('.')[0]}`, `v${version}`]));
+    // In CI recipes npx runs a pinned version, never whatever is latest.
+    expect(readme).not.toMatch(/^\s*(- |sh '|command: |script: )npx testcycle /m);
+  });
+
   test('the quick start is exactly the two commands', () => {
     expect(readme).toContain('npm ci && npm run demo');
     expect(readme).toContain('npm ci && npm test');

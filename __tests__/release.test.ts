@@ -89,3 +89,14 @@ describe('release notes', () => {
     expect(releaseNotes('## [1.0.0] - 2026-01-01\n\n## [0.9.0]\n- x\n', '1.0.0')).toBeUndefined();
   });
 });
+
+describe('issue templates', () => {
+  test('a bug report asks for the version, report format, runner and --verbose output, and warns about the token', () => {
+    const form = yaml.load(readFileSync('.github/ISSUE_TEMPLATE/bug_report.yml', 'utf8')) as {
+      body: { type: string; id?: string; attributes: { value?: string; label?: string } }[];
+    };
+    const ids = form.body.map((field) => field.id).filter(Boolean);
+    expect(ids).toEqual(expect.arrayContaining(['version', 'format', 'runner', 'verbose']));
+    expect(form.body[0]!.attributes.value).toMatch(/never paste your token/i);
+  });
+});
