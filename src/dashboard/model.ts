@@ -81,3 +81,51 @@ export interface DashboardModel {
   omitted: string[];
   requests: { predicted: number; sent: number; budget?: number };
 }
+
+/** How each result is shown, in stacking order (bottom first): one table both renderers read. */
+export const RESULT_STYLES: readonly {
+  result: ExecutionResult;
+  count: Exclude<keyof CycleCounts, 'total'>;
+  label: string;
+  color: string;
+  letter: string;
+  /** For the Markdown history strip. */
+  mark: string;
+}[] = [
+  { result: 'PASSED', count: 'passed', label: 'Passed', color: '#1a7f37', letter: 'P', mark: '🟩' },
+  { result: 'FAILED', count: 'failed', label: 'Failed', color: '#cf222e', letter: 'F', mark: '🟥' },
+  {
+    result: 'BLOCKED',
+    count: 'blocked',
+    label: 'Blocked',
+    color: '#9a6700',
+    letter: 'B',
+    mark: '🟧',
+  },
+  {
+    result: 'SKIPPED',
+    count: 'skipped',
+    label: 'Skipped',
+    color: '#8c959f',
+    letter: 'S',
+    mark: '⬜',
+  },
+  {
+    result: 'NOT_EXECUTED',
+    count: 'notExecuted',
+    label: 'Not executed',
+    color: '#d0d7de',
+    letter: 'N',
+    mark: '⬜',
+  },
+  {
+    result: 'IN_PROGRESS',
+    count: 'inProgress',
+    label: 'In progress',
+    color: '#0969da',
+    letter: 'I',
+    mark: '🟦',
+  },
+];
+
+export const STYLE_OF = new Map(RESULT_STYLES.map((s) => [s.result, s]));
