@@ -16,3 +16,8 @@ export function shorten(text: string, max = MAX_NAME_CHARS): string {
 export function html(text: string | number): string {
   return shorten(String(text)).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
+
+/** "▼ 2.5 points", "▲ 1 points", "unchanged": the change of a pass rate that fell by `drop`. */
+export function dropText(drop: number): string {
+  return drop === 0 ? 'unchanged' : `${drop > 0 ? '▼' : '▲'} ${Math.abs(drop)} points`;
+}

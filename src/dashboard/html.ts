@@ -6,7 +6,7 @@
  * Size: the charts grow with the cycles (a few hundred bytes each); the per-test tables are top-N
  * lists (analyze's `top`) with a "N more" line, so 100 cycles of 10,000 tests stay well under 2 MB.
  */
-import { html, shorten } from './escape.js';
+import { dropText, html, shorten } from './escape.js';
 import {
   type DashboardCycle,
   type DashboardModel,
@@ -62,13 +62,14 @@ const cycleLabel = (c: DashboardCycle) => `${c.key} ${c.name}`;
 /** The x of cycle i of n, centred in its slot. */
 const xOf = (i: number, n: number) => PAD.left + (PLOT_W / n) * (i + 0.5);
 
-/** Cycle keys along the x axis, thinned so that they do not overlap. */
+/** Cycle keys along the x axis, thinned from the newest back so that they do not overlap. */
 function xLabels(cycles: DashboardCycle[], height: number): string {
   const every = Math.max(1, Math.ceil(cycles.length / 12));
+  const n = cycles.length;
   return cycles
     .map((c, i) =>
-      i % every === 0 || i === cycles.length - 1
-        ? `<text x="${xOf(i, cycles.length).toFixed(1)}" y="${height - 14}" text-anchor="middle">${html(shorten(c.key, 16))}</text>`
+      (n - 1 - i) % every === 0
+        ? `<text x="${xOf(i, n).toFixed(1)}" y="${height - 14}" text-anchor="middle">${html(shorten(c.key, 16))}</text>`
         : '',
     )
     .join('');
@@ -148,7 +149,7 @@ function latestSection(model: DashboardModel): string {
   const c = latest.cycle;
   const drop = latest.drop;
   const versus = latest.previous
-    ? ` <span class="${drop !== null && drop > 0 ? 'down' : drop !== null && drop < 0 ? 'up' : ''}">${drop === null ? '' : `${drop > 0 ? '▼' : drop < 0 ? '▲' : '='} ${Math.abs(drop)} points`} vs ${html(latest.previous.key)}</span>`
+    ? ` <span class="${drop !== null && drop > 0 ? 'down' : drop !== null && drop < 0 ? 'up' : ''}">${drop === null ? '' : dropText(drop)} vs ${html(latest.previous.key)}</span>`
     : '';
   const total = Math.max(1, c.counts.total);
   let x = 0;

@@ -5,7 +5,7 @@
  * one line), so no name becomes Markdown structure; lists are top-N with a "N more" line.
  */
 import { escapeHtml } from '../publish/summary.js';
-import { shorten } from './escape.js';
+import { dropText, shorten } from './escape.js';
 import {
   type DashboardModel,
   RESULT_STYLES,
@@ -75,9 +75,7 @@ export function renderMarkdown(model: DashboardModel): string {
   const latest = model.latest!;
   const drop = latest.drop;
   const versus =
-    latest.previous && drop !== null
-      ? ` (${drop > 0 ? '▼' : drop < 0 ? '▲' : '='} ${Math.abs(drop)} points vs ${md(latest.previous.key)})`
-      : '';
+    latest.previous && drop !== null ? ` (${dropText(drop)} vs ${md(latest.previous.key)})` : '';
   lines.push(
     `**Latest** ${md(latest.cycle.key)} ${md(latest.cycle.name)} · **Pass rate** ${pct(latest.cycle.passRate)}${versus}`,
     '',
