@@ -1,6 +1,6 @@
 /** Synthetic series for the pure tests: one string per test, one letter per cycle. */
 import { countsFrom } from '../../src/publish/gate.js';
-import type { SeriesData, TestInfo } from '../../src/dashboard/series.js';
+import type { CycleHistory, SeriesData, TestInfo } from '../../src/dashboard/series.js';
 import type { ExecutionResult } from '../../src/schema/resources.js';
 
 const LETTERS: Record<string, ExecutionResult> = {
@@ -25,13 +25,15 @@ export function seriesOf(
     Object.keys(rows).map((name) => [`id-${name}`, { name, ...options.tests?.[name] }]),
   );
   const cycles = Array.from({ length: width }, (_, c) => {
-    const history = new Map<string, ExecutionResult>();
+    const history: CycleHistory = { testIds: [], results: [] };
     for (const [name, row] of Object.entries(rows)) {
       const letter = row[c];
-      if (letter && letter !== '-') history.set(`id-${name}`, LETTERS[letter]!);
+      if (!letter || letter === '-') continue;
+      history.testIds.push(`id-${name}`);
+      history.results.push(LETTERS[letter]!);
     }
     const byResult: Partial<Record<ExecutionResult, number>> = {};
-    for (const r of history.values()) byResult[r] = (byResult[r] ?? 0) + 1;
+    for (const r of history.results) byResult[r] = (byResult[r] ?? 0) + 1;
     return {
       cycle: {
         id: `c${c + 1}`,

@@ -68,10 +68,10 @@ export function analyze(data: SeriesData, options: AnalyzeOptions = {}): Dashboa
   const codes = new Uint8Array(testIds.length * width);
   data.cycles.forEach(({ history }, c) => {
     if (!history) return;
-    for (const [id, result] of history) {
+    history.testIds.forEach((id, i) => {
       const t = row.get(id);
-      if (t !== undefined) codes[t * width + c] = CODE.get(result) ?? 0;
-    }
+      if (t !== undefined) codes[t * width + c] = CODE.get(history.results[i]!) ?? 0;
+    });
   });
   const resultAt = (t: number, c: number) => RESULT_OF[codes[t * width + c]!]!;
   const ref = (t: number): TestRef => refOf(testIds[t]!, data.tests.get(testIds[t]!)!);

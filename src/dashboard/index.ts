@@ -15,6 +15,7 @@ export {
   type SeriesSpec,
   type SeriesCycle,
   type SeriesCycleData,
+  type CycleHistory,
   type SeriesData,
   type TestInfo,
   type RequestPlan,
