@@ -30,7 +30,7 @@ import {
   reportOf,
 } from '../helpers/publish.js';
 import { RW } from '../helpers/emulator.js';
-import { closeAll as closeServers, startServer } from '../helpers/http-server.js';
+import { closeAll as closeServers, errorBody, startServer } from '../helpers/http-server.js';
 
 const TESTS = 120; // two pages of executions per cycle
 const NIGHTLIES = 22;
@@ -296,4 +296,52 @@ describe('a service whose grouped aggregate cannot be read (DESIGN.md: fall back
       await client.close();
     }
   });
+});
+
+test('a service that refuses include=testCase is read without it, once, at one request more', async () => {
+  const server = await startServer((req) => {
+    const url = new URL(req.url, 'http://x');
+    if (url.pathname === '/api/v1/test_cycles')
+      return {
+        status: 200,
+        body: {
+          data: [1, 2].reverse().map((n) => ({
+            type: 'test_cycles',
+            id: `c${n}`,
+            attributes: { name: `Nightly ${n}`, testCycleKey: `K-R${n}`, rank: n },
+          })),
+        },
+      };
+    if (url.pathname.endsWith('/aggregate'))
+      return {
+        status: 200,
+        body: { data: [{ type: 'a', id: 'r', attributes: { result: 'PASSED', count: 1 } }] },
+      };
+    if (url.searchParams.has('include'))
+      return { status: 400, body: errorBody(400, 'UNKNOWN_FIELD', 'unknown relation testCase') };
+    return {
+      status: 200,
+      body: {
+        data: [
+          {
+            type: 'test_case_executions',
+            id: 'e',
+            attributes: { testCaseId: 't1', result: 'PASSED' },
+          },
+        ],
+      },
+    };
+  });
+  const client = new ServiceClient({ baseUrl: server.url, token: RW, rateLimit: '100000/1m' });
+  try {
+    const data = await readSeries(client, { namePattern: 'Nightly *' });
+    // 1 list + 2 aggregates + (refused include, then without) + 1 page for the other cycle.
+    expect(server.log).toHaveLength(6);
+    expect(data.requests.sent).toBe(6);
+    expect(data.cycles.map((c) => c.history?.testIds)).toEqual([['t1'], ['t1']]);
+    expect(data.tests.get('t1')).toEqual({ name: 't1' });
+  } finally {
+    await client.close();
+    await closeServers();
+  }
 });
