@@ -18,7 +18,14 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/api/**', 'src/publish/**', 'src/reports/**', 'src/emulator/**', 'src/schema/**'],
+    files: [
+      'src/api/**',
+      'src/publish/**',
+      'src/reports/**',
+      'src/emulator/**',
+      'src/schema/**',
+      'src/dashboard/**',
+    ],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { generateJunit } from './gen-junit.mjs';
+import { dashboardBench } from './dashboard-bench.mjs';
 import { emulatorListLatency, requestFloors, wallFloor } from './publish-bench.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
@@ -73,6 +74,9 @@ results.action = {
 // ---- emulator: a filtered list over 50,000 executions ----
 results.emulator = { ...(await emulatorListLatency()), target: { medianMs: 50 } };
 
+// ---- dashboard: model + HTML + Markdown, 100 cycles x 10,000 executions (synthetic) ----
+results.dashboard = dashboardBench(RUNS);
+
 writeFileSync('bench/results.json', JSON.stringify(results, null, 2) + '\n');
 const r = results.requests;
 const w = results.wall;
@@ -130,6 +134,12 @@ const rows = [
     `median ${results.emulator.medianMs} ms, p90 ${results.emulator.p90Ms} ms`,
     '',
     '< 50 ms median',
+  ],
+  [
+    'dashboard: 100 cycles x 10,000 executions',
+    `${results.dashboard.ms} ms, peak RSS ${results.dashboard.maxRssMB} MB, HTML ${(results.dashboard.htmlBytes / 1e6).toFixed(2)} MB`,
+    '',
+    '< 1 s, < 200 MB, HTML < 2 MB',
   ],
 ];
 const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((row) => row[i].length), 6));

@@ -1,0 +1,34 @@
+/** The dashboard core (issue 15): read a series, analyze it, render it. Knows nothing of GitHub. */
+import type { DashboardModel } from './model.js';
+
+export {
+  readSeries,
+  previousInSeries,
+  passRateDrop,
+  passRateDropReason,
+  predictRequests,
+  historyPagesFor,
+  matchesPattern,
+  patternFilter,
+  literalParts,
+  DEFAULT_LAST,
+  type SeriesSpec,
+  type SeriesCycle,
+  type SeriesCycleData,
+  type CycleHistory,
+  type SeriesData,
+  type TestInfo,
+  type RequestPlan,
+  type ReadSeriesOptions,
+  type PassRateDrop,
+} from './series.js';
+export { analyze, DEFAULT_TOP, DEFAULT_MIN_FLIPS, type AnalyzeOptions } from './analyze.js';
+export { renderHtml, CONTENT_SECURITY_POLICY } from './html.js';
+export { renderMarkdown, sparkline, MARKDOWN_CYCLE_ROWS } from './markdown.js';
+export type * from './model.js';
+export { RESULT_STYLES } from './model.js';
+
+/** `--json`: the model as it is. */
+export function renderJson(model: DashboardModel): string {
+  return `${JSON.stringify(model, null, 2)}\n`;
+}

@@ -1,0 +1,479 @@
+/**
+ * A series of cycles, read through the ServiceClient for a dashboard (issue 15).
+ *
+ * A *series* is the set of cycles one pipeline produces run after run, chosen either by
+ *  - a FiltrQL filter the user writes (`--series-filter 'name ~ "Nightly"'`), parsed by the safe
+ *    user-filter path so it stays inside its parentheses; or
+ *  - a name pattern (`--series-name 'Nightly *'`, or the cycle-name template itself, `Nightly
+ *    {date}`): the literal parts must appear in that order, and every `*` and every placeholder
+ *    (`{date}`, `{sha7}`, `{env:STAGE}` ...) stands for any text. The service only offers a
+ *    case-insensitive "contains" (`~`), so the request asks for names containing each literal
+ *    part and the exact, case-sensitive match is made here on what comes back.
+ * Cycles are ordered by `rank`, the documented order of test cycles (SERVICE-API.md 2.6), which
+ * publish sets to one past the highest rank on create, so rank order is creation order. The last
+ * N of the series are read and returned oldest first (newest last).
+ *
+ * Cost (requests are the unit of cost: SERVICE-API.md 8): list pages of cycles (one for N <= 100
+ * with a filter), ONE grouped aggregate per cycle for its counts, then, for per-test history, the
+ * cycle's executions in pages of 100: ceil(total / 100) pages per cycle, total from the aggregate.
+ * The prediction is made before the history is read; a `maxRequests` budget is honoured by
+ * leaving out the oldest cycles' histories first (then the oldest cycles' counts), and the result
+ * says what was left out. Every request goes through the client's one scheduler (its pacing).
+ */
+import type { Resource, ServiceClient } from '../api/client.js';
+import { MAX_PAGE_SIZE } from '../api/client.js';
+import { ConfigError, ServiceError } from '../api/errors.js';
+import { f, isEvaluated, type Filter, toFiltrQL } from '../api/filter.js';
+import {
+  countsFrom,
+  cycleCounts,
+  passRate,
+  readGrouped,
+  type CycleCounts,
+} from '../publish/gate.js';
+import { EXECUTION_RESULTS, type ExecutionResult } from '../schema/resources.js';
+
+export const DEFAULT_LAST = 20;
+
+export type SeriesSpec =
+  /** FiltrQL text a user wrote, e.g. `name ~ "Nightly" AND status = "DONE"`. */
+  | { filter: string; namePattern?: undefined }
+  /** `Nightly *` or a cycle-name template such as `Nightly {date}`. */
+  | { namePattern: string; filter?: undefined };
+
+export interface SeriesCycle {
+  id: string;
+  key: string;
+  name: string;
+  status: string;
+  rank?: number;
+  createdAt?: string;
+}
+
+export interface TestInfo {
+  name: string;
+  key?: string;
+  automationKey?: string;
+}
+
+export interface SeriesCycleData {
+  cycle: SeriesCycle;
+  counts: CycleCounts;
+  /** Absent when the history was not read (budget, or history off). */
+  history?: CycleHistory;
+}
+
+/**
+ * A cycle's results by test case, as two parallel arrays: one id string per test is shared by
+ * every cycle (interned), so 100 cycles of 10,000 executions take about 16 MB, not a Map's 100.
+ */
+export interface CycleHistory {
+  testIds: string[];
+  results: ExecutionResult[];
+}
+
+export interface RequestPlan {
+  /** Pages of the cycle list (already read when the plan is made). */
+  listPages: number;
+  /** One per cycle (more only for a service whose grouped aggregate cannot be read). */
+  aggregates: number;
+  /** Execution pages per cycle, oldest first; 0 for a cycle whose history is left out or empty. */
+  historyPages: number[];
+  total: number;
+}
+
+export interface SeriesData {
+  /** How the series was chosen, for people: the filter text or the pattern. */
+  description: string;
+  /** The FiltrQL sent for the cycle list (undefined: every cycle). */
+  filterSent?: string;
+  cycles: SeriesCycleData[];
+  tests: Map<string, TestInfo>;
+  requests: {
+    /** The plan made before per-test history was read. */
+    plan: RequestPlan;
+    /** Requests this read sent (logical requests; the scheduler's retries are not counted). */
+    sent: number;
+    budget?: number;
+  };
+  /** What was left out and why, one sentence each (empty when nothing was). */
+  omitted: string[];
+}
+
+export interface ReadSeriesOptions {
+  /** How many of the newest cycles; default 20. */
+  last?: number;
+  /** Read each cycle's executions for per-test history (newly failing/fixed, flaky); default true. */
+  history?: boolean;
+  /** At most this many requests in all. */
+  maxRequests?: number;
+  /** Executions per page, 1..100; default 100 (fewest requests). */
+  pageSize?: number;
+  /** Called once counts are known and before the costly part, with the whole prediction. */
+  onPlan?: (plan: RequestPlan) => void;
+}
+
+const WILDCARD = /\*|\{[a-z_0-9]+(?::[A-Za-z_][A-Za-z0-9_]*)?\}/g;
+
+/** The literal parts of a name pattern, in order (`Nightly {date} *` -> ["Nightly ", " "]). */
+export function literalParts(pattern: string): string[] {
+  return pattern.split(WILDCARD);
+}
+
+/** True when `name` is one of the pattern's names: literal parts exact, wildcards any text. */
+export function matchesPattern(pattern: string, name: string): boolean {
+  const parts = literalParts(pattern);
+  if (parts.length === 1) return name === parts[0];
+  if (!name.startsWith(parts[0]!)) return false;
+  let at = parts[0]!.length;
+  // Greedy from the left for the middle parts, the last one anchored at the end: linear, no regex.
+  for (let i = 1; i < parts.length - 1; i++) {
+    const found = name.indexOf(parts[i]!, at);
+    if (found < 0) return false;
+    at = found + parts[i]!.length;
+  }
+  const tail = parts.at(-1)!;
+  return name.length - tail.length >= at && name.endsWith(tail);
+}
+
+/**
+ * The FiltrQL for a name pattern, built with the filter builder: `name ~ "part"` for each literal
+ * part (a part holding `{$`, which the service would evaluate, is asked for by the pieces around it).
+ */
+export function patternFilter(pattern: string): Filter | undefined {
+  const pieces = literalParts(pattern)
+    .flatMap((part) =>
+      isEvaluated(part)
+        ? part.split('{$').map((p, i, all) => `${i ? '$' : ''}${p}${i < all.length - 1 ? '{' : ''}`)
+        : [part],
+    )
+    .filter((p) => p.trim() !== '');
+  if (pieces.length === 0) return undefined;
+  return f.and(...[...new Set(pieces)].map((p) => f.cmp('name', '~', p)));
+}
+
+function seriesFilter(spec: SeriesSpec): Filter | undefined {
+  if (spec.filter !== undefined) return f.user(spec.filter, 'series-filter');
+  if (!spec.namePattern.trim())
+    throw new ConfigError('series-name', 'is empty: give a name pattern such as "Nightly *".');
+  return patternFilter(spec.namePattern);
+}
+
+function inSeries(spec: SeriesSpec, name: string): boolean {
+  return spec.namePattern === undefined || matchesPattern(spec.namePattern, name);
+}
+
+function toCycle(r: Resource<'test_cycles'>): SeriesCycle {
+  const a = r.attributes;
+  return {
+    id: r.id,
+    key: typeof a.testCycleKey === 'string' ? a.testCycleKey : r.id,
+    name: typeof a.name === 'string' ? a.name : '',
+    status: typeof a.status === 'string' ? a.status : '',
+    ...(typeof a.rank === 'number' ? { rank: a.rank } : {}),
+    ...(typeof a.createdAt === 'string' ? { createdAt: a.createdAt } : {}),
+  };
+}
+
+/** Pages of executions for a cycle holding `total` of them. */
+export function historyPagesFor(total: number, pageSize = MAX_PAGE_SIZE): number {
+  return Math.ceil(total / pageSize);
+}
+
+/** The whole prediction: list pages + one aggregate per cycle + execution pages per cycle. */
+export function predictRequests(input: {
+  listPages: number;
+  aggregates: number;
+  historyPages: number[];
+}): RequestPlan {
+  const history = input.historyPages.reduce((sum, n) => sum + n, 0);
+  return { ...input, total: input.listPages + input.aggregates + history };
+}
+
+/** Counts a request against the budget before it is sent. */
+class Budget {
+  sent = 0;
+  constructor(readonly max: number | undefined) {}
+  get left(): number {
+    return this.max === undefined ? Infinity : this.max - this.sent;
+  }
+  take(): void {
+    this.sent++;
+  }
+}
+
+function checkCount(value: number | undefined, parameter: string, min: number): void {
+  if (value !== undefined && (!Number.isInteger(value) || value < min))
+    throw new ConfigError(parameter, `must be a whole number of at least ${min} (got ${value}).`);
+}
+
+/**
+ * The newest cycles of the series, newest first, reading list pages while the budget leaves room
+ * for at least one aggregate after them. Pages come from client.pages (links.next verbatim, 4.1),
+ * which asks for the next page only when the loop goes on.
+ */
+async function newestCycles(
+  client: ServiceClient,
+  spec: SeriesSpec,
+  want: number,
+  budget: Budget,
+  extra?: Filter,
+): Promise<{ cycles: SeriesCycle[]; pages: number; filter?: Filter; complete: boolean }> {
+  const conditions = [seriesFilter(spec), extra].filter((c): c is Filter => c !== undefined);
+  const filter = conditions.length ? f.and(...conditions) : undefined;
+  const cycles: SeriesCycle[] = [];
+  let pages = 0;
+  if (budget.left < 2) return { cycles, pages, filter, complete: false };
+  budget.take();
+  for await (const page of client.pages<'test_cycles'>('/test_cycles', {
+    ...(filter ? { filter } : {}),
+    sort: ['-rank'],
+    // A filter's matches are all in the series; a pattern's may not be (exact match made here).
+    pageSize: spec.filter !== undefined ? Math.min(want, MAX_PAGE_SIZE) : MAX_PAGE_SIZE,
+  })) {
+    pages++;
+    for (const r of page.data) {
+      const cycle = toCycle(r);
+      if (inSeries(spec, cycle.name)) cycles.push(cycle);
+      if (cycles.length === want) return { cycles, pages, filter, complete: true };
+    }
+    if (!page.next || page.data.length === 0) break;
+    if (budget.left < 2) return { cycles, pages, filter, complete: false };
+    budget.take();
+  }
+  return { cycles, pages, filter, complete: true };
+}
+
+/** What the gate's cycleCounts sends when the grouped answer cannot be read: it again, then one per result. */
+const UNGROUPED_COST = 1 + EXECUTION_RESULTS.length;
+
+/**
+ * One cycle's counts: one grouped aggregate (SERVICE-API.md 4.3), read as the gate reads it. A
+ * service whose grouped answer cannot be read is asked as the gate asks it (one ungrouped count
+ * per result, DESIGN.md) when the budget allows.
+ */
+async function cycleCountsWithin(
+  client: ServiceClient,
+  cycleId: string,
+  budget: Budget,
+  grouping: { unreadable: boolean },
+): Promise<CycleCounts | undefined> {
+  if (!grouping.unreadable) {
+    budget.take();
+    const doc = await client.aggregate('test_case_executions', {
+      filter: f.eq('testCycleId', cycleId),
+      count: true,
+      groupBy: ['result'],
+    });
+    const grouped = readGrouped(doc);
+    if (grouped) return countsFrom(grouped);
+    grouping.unreadable = true;
+  }
+  if (budget.left < UNGROUPED_COST) return undefined;
+  for (let i = 0; i < UNGROUPED_COST; i++) budget.take();
+  return cycleCounts(client, cycleId);
+}
+
+const RESULTS = new Set<string>(EXECUTION_RESULTS);
+
+/**
+ * A cycle's executions with their test cases embedded (include=testCase), page by page while the
+ * budget allows; undefined when the budget ran out before the last page (a partial history would
+ * invent changes). A service that refuses the include (400) is read without it, names unknown.
+ */
+async function readHistory(
+  client: ServiceClient,
+  cycleId: string,
+  tests: Map<string, TestInfo>,
+  budget: Budget,
+  options: { pageSize: number; include: boolean; ids: Map<string, string> },
+): Promise<CycleHistory | undefined> {
+  const path = `/test_cycles/${encodeURIComponent(cycleId)}/testCaseExecutions`;
+  for (;;) {
+    const include = options.include;
+    const history: CycleHistory = { testIds: [], results: [] };
+    if (budget.left < 1) return undefined;
+    budget.take();
+    try {
+      for await (const page of client.pages<'test_case_executions'>(path, {
+        fields: {
+          test_case_executions: ['testCaseId', 'result'],
+          ...(include ? { test_cases: ['name', 'testCaseKey', 'automationKey'] } : {}),
+        },
+        ...(include ? { include: ['testCase'] } : {}),
+        pageSize: options.pageSize,
+      })) {
+        for (const r of page.included) if (r.type === 'test_cases') tests.set(r.id, testInfo(r));
+        for (const r of page.data) {
+          const read = String(r.attributes.testCaseId ?? '');
+          if (!read) continue;
+          let caseId = options.ids.get(read);
+          if (caseId === undefined) options.ids.set(read, (caseId = read));
+          const result = String(r.attributes.result ?? 'NOT_EXECUTED');
+          history.testIds.push(caseId);
+          history.results.push((RESULTS.has(result) ? result : 'NOT_EXECUTED') as ExecutionResult);
+          if (!tests.has(caseId)) tests.set(caseId, { name: caseId });
+        }
+        if (!page.next || page.data.length === 0) break;
+        if (budget.left < 1) return undefined;
+        budget.take();
+      }
+      return history;
+    } catch (error) {
+      const refusedInclude =
+        include &&
+        history.testIds.length === 0 &&
+        error instanceof ServiceError &&
+        error.status === 400;
+      if (!refusedInclude) throw error;
+      options.include = false;
+    }
+  }
+}
+
+function testInfo(r: Resource): TestInfo {
+  const a = r.attributes as Record<string, unknown>;
+  return {
+    name: typeof a.name === 'string' ? a.name : r.id,
+    ...(typeof a.testCaseKey === 'string' ? { key: a.testCaseKey } : {}),
+    ...(typeof a.automationKey === 'string' ? { automationKey: a.automationKey } : {}),
+  };
+}
+
+/** Reads the last N cycles of a series, their counts and (budget allowing) their per-test history. */
+export async function readSeries(
+  client: ServiceClient,
+  spec: SeriesSpec,
+  options: ReadSeriesOptions = {},
+): Promise<SeriesData> {
+  const last = options.last ?? DEFAULT_LAST;
+  checkCount(last, 'last', 1);
+  checkCount(options.maxRequests, 'max-requests', 2);
+  checkCount(options.pageSize, 'page-size', 1);
+  const pageSize = Math.min(options.pageSize ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE);
+  const budget = new Budget(options.maxRequests);
+  const omitted: string[] = [];
+
+  const listed = await newestCycles(client, spec, last, budget);
+  if (!listed.complete)
+    omitted.push(
+      `the cycle list was read only to ${listed.cycles.length} cycles: the budget of ${budget.max} requests ran out`,
+    );
+
+  // Counts, newest first, so a short budget leaves out the oldest.
+  const counted: SeriesCycleData[] = [];
+  const grouping = { unreadable: false };
+  let aggregates = 0;
+  for (const cycle of listed.cycles) {
+    if (budget.left < 1) break;
+    const before = budget.sent;
+    const counts = await cycleCountsWithin(client, cycle.id, budget, grouping);
+    aggregates += budget.sent - before;
+    if (!counts) break;
+    counted.push({ cycle, counts });
+  }
+  if (counted.length < listed.cycles.length)
+    omitted.push(
+      `${listed.cycles.length - counted.length} oldest cycles left out entirely (no room for their counts in ${budget.max} requests)`,
+    );
+
+  // History: newest first while it fits; the oldest cycles' histories are dropped first.
+  const wanted = options.history ?? true;
+  const historyPages = counted.map(() => 0);
+  if (wanted) {
+    let left = budget.left;
+    for (let i = 0; i < counted.length; i++) {
+      const pages = historyPagesFor(counted[i]!.counts.total, pageSize);
+      if (pages > left) break;
+      historyPages[i] = pages;
+      left -= pages;
+    }
+  }
+  const plan = predictRequests({
+    listPages: listed.pages,
+    aggregates,
+    historyPages: [...historyPages].reverse(),
+  });
+  options.onPlan?.(plan);
+
+  const tests = new Map<string, TestInfo>();
+  const include = { pageSize, include: true, ids: new Map<string, string>() };
+  const withoutHistory: string[] = [];
+  for (let i = 0; i < counted.length; i++) {
+    const item = counted[i]!;
+    if (!wanted) continue;
+    if (item.counts.total === 0) {
+      item.history = { testIds: [], results: [] };
+      continue;
+    }
+    const history =
+      historyPages[i]! > 0
+        ? await readHistory(client, item.cycle.id, tests, budget, include)
+        : undefined;
+    if (history) item.history = history;
+    else withoutHistory.push(item.cycle.key);
+  }
+  if (withoutHistory.length)
+    omitted.push(
+      `per-test history left out for the ${withoutHistory.length} oldest cycles (${withoutHistory.reverse().join(', ')}): it needs more than the ${budget.max} requests allowed`,
+    );
+
+  return {
+    description:
+      spec.filter !== undefined ? `filter: ${spec.filter}` : `name pattern: ${spec.namePattern}`,
+    ...(listed.filter ? { filterSent: toFiltrQL(listed.filter) } : {}),
+    cycles: counted.reverse(),
+    tests,
+    requests: {
+      plan,
+      sent: budget.sent,
+      ...(budget.max !== undefined ? { budget: budget.max } : {}),
+    },
+    omitted,
+  };
+}
+
+/**
+ * The cycle before `current` in its series: the highest-ranked cycle of the series ranked below
+ * it. For the trend gate (`--max-pass-rate-drop`); usually one request.
+ */
+export async function previousInSeries(
+  client: ServiceClient,
+  spec: SeriesSpec,
+  current: { id: string; rank: number },
+): Promise<SeriesCycle | undefined> {
+  const below = f.cmp('rank', '<', current.rank);
+  const { cycles } = await newestCycles(client, spec, 2, new Budget(undefined), below);
+  return cycles.find((c) => c.id !== current.id);
+}
+
+export interface PassRateDrop {
+  previous: number | null;
+  current: number | null;
+  /** Points the pass rate fell (negative: it rose); null when either has no pass rate. */
+  drop: number | null;
+}
+
+export function passRateDrop(
+  previous: CycleCounts,
+  current: CycleCounts,
+  basis: 'executed' | 'all' = 'executed',
+): PassRateDrop {
+  const before = passRate(previous, basis);
+  const now = passRate(current, basis);
+  return {
+    previous: before,
+    current: now,
+    drop: before === null || now === null ? null : Math.round((before - now) * 100) / 100,
+  };
+}
+
+/** The gate's reason when the drop is over `maxDrop` points, else undefined. */
+export function passRateDropReason(
+  result: PassRateDrop,
+  maxDrop: number,
+  previous: Pick<SeriesCycle, 'key'>,
+): string | undefined {
+  if (result.drop === null || result.drop <= maxDrop) return undefined;
+  return `pass rate fell ${result.drop} points (${result.previous}% in ${previous.key} -> ${result.current}%), more than ${maxDrop} allowed (--max-pass-rate-drop)`;
+}
