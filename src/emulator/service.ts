@@ -20,7 +20,7 @@ import {
 import { FilterSyntaxError } from './filtrql/lexer.js';
 import type { Route } from './routes.js';
 import type { Seed } from './seed.js';
-import { Store, type StoredRecord } from './store.js';
+import { Store, type StoredRecord, uniqueSetsOf } from './store.js';
 
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
@@ -670,39 +670,15 @@ export class EmulatorService {
     const spec = RESOURCES[type] as ResourceSpec;
     const isLive = (r: StoredRecord) =>
       r !== self && (!spec.softDelete || r.attributes.deletedAt == null);
-    for (const [name, attr] of Object.entries(spec.attributes)) {
-      if (!attr.unique || (changed && !changed.includes(name))) continue;
-      const value = attributes[name];
-      for (const r of this.store.all(type)) {
-        if (isLive(r) && r.attributes[name] === value) {
-          throw new ApiError(
-            409,
-            'CONFLICT',
-            `A live ${type} record named ${JSON.stringify(value)} exists already (${r.id}).`,
-            {
-              pointer: `/data/attributes/${name}`,
-            },
-          );
-        }
-      }
-    }
-    for (const group of spec.uniqueTogether ?? []) {
-      if (changed && !group.some((g) => changed.includes(g))) continue;
-      const indexed = group.find((g) => this.store.isIndexed(type, g));
-      const candidates = indexed
-        ? this.store.byForeignKey(type, indexed, String(attributes[indexed]))
-        : this.store.all(type);
-      for (const r of candidates) {
-        if (isLive(r) && group.every((g) => r.attributes[g] === attributes[g])) {
-          throw new ApiError(
-            409,
-            'CONFLICT',
-            `A ${type} record with the same ${group.join(' and ')} exists already (${r.id}).`,
-            {
-              pointer: `/data/attributes/${group[0]}`,
-            },
-          );
-        }
+    for (const names of uniqueSetsOf(type)) {
+      if (changed && !names.some((n) => changed.includes(n))) continue;
+      for (const r of this.store.withSameValues(type, names, attributes)) {
+        if (!isLive(r)) continue;
+        const detail =
+          names.length === 1
+            ? `A live ${type} record named ${JSON.stringify(attributes[names[0]!])} exists already (${r.id}).`
+            : `A ${type} record with the same ${names.join(' and ')} exists already (${r.id}).`;
+        throw new ApiError(409, 'CONFLICT', detail, { pointer: `/data/attributes/${names[0]}` });
       }
     }
   }
@@ -716,9 +692,7 @@ export class EmulatorService {
   // ---------- helpers ----------
 
   nextRank(type: ResourceType): number {
-    let max = 0;
-    for (const r of this.store.all(type)) max = Math.max(max, Number(r.attributes.rank ?? 0));
-    return max + 1;
+    return this.store.maxRank(type) + 1;
   }
 
   private mustFind(type: ResourceType, id: string, withDeleted = false): StoredRecord {
