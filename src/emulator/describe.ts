@@ -89,9 +89,13 @@ export function openApiDocument(routes: Route[], role: Role): Record<string, unk
   };
 }
 
-export function filterReference(): Record<string, unknown> {
+/**
+ * GET /filter-reference as a JSON:API document: one resource (`filter_reference`, id `filtrql`)
+ * whose attributes describe the language, so that every /api/v1 answer but openapi.json is JSON:API.
+ */
+export function filterReference(base: string): Record<string, unknown> {
   const types = Object.keys(RESOURCES) as ResourceType[];
-  return {
+  const attributes = {
     operators: COMPARE_OPERATORS,
     keywords: KEYWORDS,
     lists: { in: 'field in ("a", "b")', 'not in': 'field not in ("a")' },
@@ -116,5 +120,9 @@ export function filterReference(): Record<string, unknown> {
         ];
       }),
     ),
+  };
+  return {
+    links: { self: `${base}/filter-reference` },
+    data: { type: 'filter_reference', id: 'filtrql', attributes },
   };
 }

@@ -9,7 +9,8 @@ import { Chaos, NO_CHAOS, parseChaos, type ChaosOptions } from './chaos.js';
 import { openApiDocument, filterReference } from './describe.js';
 import { compileRoutes, matchRoute, type Route } from './routes.js';
 import { demoSeed, type Region, type Role, type Seed } from './seed.js';
-import { EmulatorService } from './service.js';
+import { checkAccept, checkContentType, MEDIA_TYPE } from './negotiate.js';
+import { API_PREFIX, EmulatorService } from './service.js';
 import { RESOURCE_TYPES } from '../schema/resources.js';
 
 export interface EmulatorOptions {
@@ -52,9 +53,6 @@ interface TokenInfo {
   revokedAt: number | null;
   region: Region;
 }
-
-const API_PREFIX = '/api/v1';
-const MEDIA_TYPE = 'application/vnd.api+json';
 
 function parseRate(value: EmulatorOptions['rateLimit']): { count: number; windowMs: number } {
   if (!value) return { count: 100, windowMs: 60_000 };
@@ -217,10 +215,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       );
     }
 
-    // Media types (SERVICE-API.md 5.7, 5.8).
+    // Media types (SERVICE-API.md 5.7, 5.8; JSON:API 1.1 content negotiation).
     const isDescription = matched && 'route' in matched && matched.route.kind === 'openapi';
-    if (!acceptable(req.headers.accept, isDescription === true))
-      return fail(new ApiError(406, 'NOT_ACCEPTABLE', MESSAGES.notAcceptable));
+    try {
+      checkAccept(req.headers.accept, isDescription === true);
+    } catch (error) {
+      return fail(error as ApiError);
+    }
 
     if (!matched)
       return fail(new ApiError(404, 'NOT_FOUND', MESSAGES.noRoute(method, url.pathname)));
@@ -244,23 +245,21 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     if (raw === 'too-large')
       return fail(new ApiError(413, 'PAYLOAD_TOO_LARGE', MESSAGES.tooLarge(maxBody)));
     let body: unknown;
+    const contentType = req.headers['content-type'];
+    if (raw.length > 0 || (contentType && (route.kind === 'create' || route.kind === 'update'))) {
+      try {
+        checkContentType(contentType);
+      } catch (error) {
+        return fail(error as ApiError);
+      }
+    }
     if (raw.length > 0) {
-      const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (type !== MEDIA_TYPE)
-        return fail(new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', MESSAGES.unsupported));
       try {
         body = JSON.parse(raw.toString('utf8'));
       } catch {
         return fail(
           new ApiError(400, 'INVALID_JSON', 'The body is not valid JSON.', { pointer: '' }),
         );
-      }
-    } else if (route.kind === 'create' || route.kind === 'update') {
-      if (
-        req.headers['content-type'] &&
-        req.headers['content-type'].split(';')[0]!.trim().toLowerCase() !== MEDIA_TYPE
-      ) {
-        return fail(new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', MESSAGES.unsupported));
       }
     }
 
@@ -280,7 +279,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     try {
       if (route.kind === 'openapi')
         result = { status: 200, body: openApiDocument(routes, token.role) };
-      else if (route.kind === 'filterReference') result = { status: 200, body: filterReference() };
+      else if (route.kind === 'filterReference')
+        result = { status: 200, body: filterReference(linkBase(req, origin)) };
       else {
         result = service.handle({
           route,
@@ -290,6 +290,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
           ifMatch,
           caller: { userId: token.ownerId, tokenId: token.id },
           path: url.pathname,
+          base: linkBase(req, origin),
         });
       }
     } catch (error) {
@@ -311,9 +312,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     const etag = 'etag' in result && result.etag ? { etag: result.etag } : undefined;
     send(res, result.status, result.body, {
       ...(etag ?? {}),
-      ...(route.kind === 'openapi' || route.kind === 'filterReference'
-        ? { 'content-type': 'application/json' }
-        : {}),
+      ...(route.kind === 'openapi' ? { 'content-type': 'application/json' } : {}),
     });
   }
 
@@ -368,12 +367,14 @@ function isLoopbackAddress(address: string): boolean {
   return address === '::1' || /^127\./.test(address) || address === '::ffff:127.0.0.1';
 }
 
-function acceptable(accept: string | undefined, anyAllowed: boolean): boolean {
-  if (!accept) return true;
-  const types = accept.split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
-  // */* (curl's default) is not application/json: it accepts the JSON:API media type.
-  if (types.includes(MEDIA_TYPE) || types.includes('*/*')) return true;
-  return anyAllowed && types.some((t) => t === 'application/json' || t === 'application/*');
+/**
+ * `http://HOST/api/v1` for absolute links: the request's Host when it is a plain host[:port]
+ * (it is echoed into links, so nothing else gets through), else the address the server listens on.
+ */
+function linkBase(req: http.IncomingMessage, origin: string): string {
+  const host = req.headers.host ?? '';
+  const plain = /^(?:[a-z0-9.-]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i.test(host);
+  return `${plain ? `http://${host}` : origin}${API_PREFIX}`;
 }
 
 function readBody(req: http.IncomingMessage, max: number): Promise<Buffer | 'too-large'> {

@@ -8,7 +8,6 @@ import {
   RESOURCES,
   type ResourceSpec,
   type ResourceType,
-  isResourceType,
 } from '../schema/resources.js';
 import { ApiError, MESSAGES } from './errors.js';
 import {
@@ -20,9 +19,19 @@ import {
 import { FilterSyntaxError } from './filtrql/lexer.js';
 import type { Route } from './routes.js';
 import type { Seed } from './seed.js';
+import {
+  type Fieldsets,
+  parseFieldsets,
+  relationshipLinks,
+  type Resolve,
+  type ResourceObject,
+  resourceObject,
+  toOneLinkage,
+} from './serialize.js';
 import { Store, type StoredRecord, uniqueSetsOf } from './store.js';
 
 export const DEFAULT_PAGE_SIZE = 25;
+export const API_PREFIX = '/api/v1';
 export const MAX_PAGE_SIZE = 100;
 const MAX_INCLUDE_DEPTH = 3;
 
@@ -40,6 +49,8 @@ export interface ServiceRequest {
   caller: Caller;
   /** Path of the request without the query, for building links. */
   path: string;
+  /** Absolute base of links, from the request's Host: `http://HOST/api/v1`. */
+  base: string;
 }
 
 export interface ServiceResponse {
@@ -113,7 +124,7 @@ export class EmulatorService {
       this.store.insert('service_custom_field', {
         name: field.name,
         entity: field.entity,
-        type: field.type ?? 'string',
+        fieldType: field.type ?? 'string',
       });
     }
     for (const t of seed.tokens ?? []) {
@@ -173,24 +184,34 @@ export class EmulatorService {
       case 'relationship': {
         this.checkParams(req.query, route.kind === 'relationship' ? [] : ONE_PARAMS, type);
         const record = this.mustFind(type, req.id!);
-        const rel = (RESOURCES[type] as ResourceSpec).toOne![route.relation!]!;
-        const targetId = record.attributes[rel.via];
-        const target =
-          typeof targetId === 'string' ? this.store.get(rel.type, targetId) : undefined;
-        if (route.kind === 'relationship') {
-          return { status: 200, body: { data: target ? { type: rel.type, id: target.id } : null } };
-        }
-        return { status: 200, body: { data: target ? this.serialize(target) : null } };
+        const linkage = toOneLinkage(record, route.relation!, this.resolve);
+        const links = relationshipLinks(req.base, record, route.relation!);
+        if (route.kind === 'relationship') return { status: 200, body: { links, data: linkage } };
+        const target = linkage && this.store.get(linkage.type as ResourceType, linkage.id);
+        const fieldsOf = parseFieldsets(req.query);
+        const included = target ? this.include(target.type, [target], req, fieldsOf) : undefined;
+        return {
+          status: 200,
+          body: {
+            links: { self: links.related },
+            data: target ? this.serialize(target, req.base, fieldsOf) : null,
+            ...(included ? { included } : {}),
+          },
+        };
       }
       case 'get': {
         this.checkParams(req.query, ONE_PARAMS, type);
         const withDeleted = this.flag(req.query, 'withDeleted');
         const record = this.mustFind(type, req.id!, withDeleted);
-        const fieldsOf = this.sparseFields(req.query);
-        const included = this.include(type, [record], req.query, fieldsOf);
+        const fieldsOf = parseFieldsets(req.query);
+        const included = this.include(type, [record], req, fieldsOf);
         return {
           status: 200,
-          body: { data: this.serialize(record, fieldsOf), ...(included ? { included } : {}) },
+          body: {
+            links: { self: req.base + req.path.slice(API_PREFIX.length) },
+            data: this.serialize(record, req.base, fieldsOf),
+            ...(included ? { included } : {}),
+          },
           etag: record.etag,
         };
       }
@@ -266,7 +287,7 @@ export class EmulatorService {
   ): ServiceResponse {
     const { query } = req;
     this.checkParams(query, LIST_PARAMS, type);
-    const fieldsOf = this.sparseFields(query);
+    const fieldsOf = parseFieldsets(query);
     const hasNumber = query.has('page[number]');
     const hasAfter = query.has('page[after]');
     if (hasNumber && hasAfter) {
@@ -287,7 +308,11 @@ export class EmulatorService {
 
     let page: StoredRecord[];
     const links: Record<string, string | null> = {};
-    const base = (extra: [string, string][]) => linkTo(req.path, query, extra);
+    const base = (extra: [string, string][]) => linkTo(req, extra);
+    links.self = linkTo(
+      req,
+      [...query].filter(([k]) => k === 'page[number]' || k === 'page[after]'),
+    );
     if (hasAfter) {
       const after = query.get('page[after]')!;
       let start = 0;
@@ -309,11 +334,11 @@ export class EmulatorService {
       if (number > 1) links.prev = base([['page[number]', String(number - 1)]]);
       if (number < lastPage) links.next = base([['page[number]', String(number + 1)]]);
     }
-    const included = this.include(type, page, query, fieldsOf);
+    const included = this.include(type, page, req, fieldsOf);
     return {
       status: 200,
       body: {
-        data: page.map((r) => this.serialize(r, fieldsOf)),
+        data: page.map((r) => this.serialize(r, req.base, fieldsOf)),
         ...(included ? { included } : {}),
         meta: { totalCount: total },
         links,
@@ -421,7 +446,7 @@ export class EmulatorService {
     this.checkParams(req.query, [], type);
     const { attributes } = this.document(type, req.body, false);
     const record = this.createRecord(type, attributes, req.caller);
-    return { status: 201, body: { data: this.serialize(record) }, etag: record.etag };
+    return { status: 201, body: { data: this.serialize(record, req.base) }, etag: record.etag };
   }
 
   createRecord(type: ResourceType, input: Record<string, unknown>, caller: Caller): StoredRecord {
@@ -511,7 +536,7 @@ export class EmulatorService {
     if ('updatedBy' in (RESOURCES[type] as ResourceSpec).attributes && !('updatedBy' in attributes))
       changes.updatedBy = req.caller.userId;
     this.store.write(record, changes);
-    return { status: 200, body: { data: this.serialize(record) }, etag: record.etag };
+    return { status: 200, body: { data: this.serialize(record, req.base) }, etag: record.etag };
   }
 
   private remove(type: ResourceType, req: ServiceRequest): ServiceResponse {
@@ -521,7 +546,7 @@ export class EmulatorService {
     this.checkEtag(type, record, req.ifMatch);
     if (spec.softDelete) {
       this.store.write(record, { deletedAt: new Date(this.now()).toISOString() });
-      return { status: 200, body: { data: this.serialize(record) }, etag: record.etag };
+      return { status: 200, body: { data: this.serialize(record, req.base) }, etag: record.etag };
     }
     this.store.remove(record);
     return { status: 200, body: { data: { type, id: record.id, attributes: {} } } };
@@ -540,7 +565,7 @@ export class EmulatorService {
     this.checkEtag(type, record, req.ifMatch);
     this.checkUnique(type, record.attributes, record);
     this.store.write(record, { deletedAt: null });
-    return { status: 200, body: { data: this.serialize(record) }, etag: record.etag };
+    return { status: 200, body: { data: this.serialize(record, req.base) }, etag: record.etag };
   }
 
   // ---------- validation ----------
@@ -755,37 +780,6 @@ export class EmulatorService {
     }
   }
 
-  private sparseFields(query: URLSearchParams): Map<ResourceType, Set<string>> {
-    const out = new Map<ResourceType, Set<string>>();
-    for (const [name, value] of query) {
-      const m = /^fields\[([^\]]+)\]$/.exec(name);
-      if (!m) continue;
-      const type = m[1]!;
-      if (!isResourceType(type)) {
-        throw new ApiError(400, 'UNKNOWN_FIELD', `Unknown type '${type}' in ${name}.`, {
-          parameter: name,
-        });
-      }
-      const attrs = (RESOURCES[type] as ResourceSpec).attributes;
-      const names = value
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean);
-      for (const n of names) {
-        if (n !== 'id' && !attrs[n]) {
-          throw new ApiError(
-            400,
-            'UNKNOWN_FIELD',
-            `Unknown field '${n}' in ${name}. Valid names: ${Object.keys(attrs).join(', ')}.`,
-            { parameter: name },
-          );
-        }
-      }
-      out.set(type, new Set(names));
-    }
-    return out;
-  }
-
   private parseSort(type: ResourceType, text: string | null): SortKey[] {
     if (!text) return [];
     const attrs = (RESOURCES[type] as ResourceSpec).attributes;
@@ -809,10 +803,10 @@ export class EmulatorService {
   private include(
     type: ResourceType,
     records: StoredRecord[],
-    query: URLSearchParams,
-    fieldsOf: Map<ResourceType, Set<string>>,
+    req: ServiceRequest,
+    fieldsOf: Fieldsets,
   ): unknown[] | undefined {
-    const text = query.get('include');
+    const text = req.query.get('include');
     if (!text) return undefined;
     const seen = new Map<string, StoredRecord>();
     for (const path of text
@@ -856,19 +850,14 @@ export class EmulatorService {
         currentType = rel.type;
       }
     }
-    return [...seen.values()].map((r) => this.serialize(r, fieldsOf));
+    return [...seen.values()].map((r) => this.serialize(r, req.base, fieldsOf));
   }
 
-  serialize(
-    record: StoredRecord,
-    fieldsOf?: Map<ResourceType, Set<string>>,
-  ): { type: string; id: string; attributes: Record<string, unknown> } {
-    const only = fieldsOf?.get(record.type);
-    const attributes: Record<string, unknown> = {};
-    for (const [name, value] of Object.entries(record.attributes)) {
-      if (!only || only.has(name)) attributes[name] = value;
-    }
-    return { type: record.type, id: record.id, attributes };
+  /** The record a to-one relation names, if it exists (for linkage). */
+  private readonly resolve: Resolve = (type, id) => this.store.get(type, id);
+
+  serialize(record: StoredRecord, base: string, fieldsOf?: Fieldsets): ResourceObject {
+    return resourceObject(record, base, this.resolve, fieldsOf);
   }
 }
 
@@ -1024,12 +1013,14 @@ function upperBound<T>(items: T[], isBefore: (item: T) => boolean): number {
   return lo;
 }
 
-function linkTo(path: string, query: URLSearchParams, extra: [string, string][]): string {
+/** An absolute link to this list with its query, the paging parameters replaced by `extra`. */
+function linkTo(req: ServiceRequest, extra: [string, string][]): string {
   const params = new URLSearchParams();
-  for (const [k, v] of query) if (k !== 'page[number]' && k !== 'page[after]') params.append(k, v);
+  for (const [k, v] of req.query)
+    if (k !== 'page[number]' && k !== 'page[after]') params.append(k, v);
   for (const [k, v] of extra) params.append(k, v);
   const text = [...params]
     .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
     .join('&');
-  return `${path}?${text}`;
+  return `${req.base}${req.path.slice(API_PREFIX.length)}${text ? `?${text}` : ''}`;
 }
