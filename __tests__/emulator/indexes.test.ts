@@ -2,10 +2,8 @@
  * The store's indexes answer what a create looks up (unique names, one execution per case and
  * cycle, the next rank); these tests pin that the indexes follow every write, not only inserts.
  */
-import { call, closeEmulators, doc, emulator, testSeed } from '../helpers/emulator.js';
+import { call, closeEmulators, doc, emulator, testSeed, PROJECT } from '../helpers/emulator.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-
-const PROJECT = '3f0c0e4e-0000-4000-8000-000000000001';
 
 afterEach(closeEmulators);
 

@@ -3,11 +3,17 @@
  * compound documents, relations as fields, content negotiation, and absolute links from the Host.
  */
 import http from 'node:http';
-import { call, closeEmulators, doc, emulator, OWNER, type Answer } from '../helpers/emulator.js';
+import {
+  call,
+  closeEmulators,
+  doc,
+  emulator,
+  OWNER,
+  type Answer,
+  PROJECT,
+} from '../helpers/emulator.js';
 import { jsonApiViolations } from '../helpers/jsonapi.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-
-const PROJECT = '3f0c0e4e-0000-4000-8000-000000000001';
 
 afterEach(closeEmulators);
 

@@ -3,10 +3,16 @@
  * kitsu camel-cases and pluralises types by default; the API's types are snake_case plurals.
  */
 import Kitsu from 'kitsu';
-import { closeEmulators, emulator, OTHER_USER, OWNER, RW, testSeed } from '../helpers/emulator.js';
+import {
+  closeEmulators,
+  emulator,
+  OTHER_USER,
+  OWNER,
+  RW,
+  testSeed,
+  PROJECT,
+} from '../helpers/emulator.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-
-const PROJECT = '3f0c0e4e-0000-4000-8000-000000000001';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- kitsu's answers are untyped records */
 type Answer = {

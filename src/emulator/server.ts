@@ -278,7 +278,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     let result;
     try {
       if (route.kind === 'openapi')
-        result = { status: 200, body: openApiDocument(routes, token.role) };
+        result = { status: 200, body: openApiDocument(routes, token.role, linkBase(req, origin)) };
       else if (route.kind === 'filterReference')
         result = { status: 200, body: filterReference(linkBase(req, origin)) };
       else {

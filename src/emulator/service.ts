@@ -33,7 +33,7 @@ import { Store, type StoredRecord, uniqueSetsOf } from './store.js';
 export const DEFAULT_PAGE_SIZE = 25;
 export const API_PREFIX = '/api/v1';
 export const MAX_PAGE_SIZE = 100;
-const MAX_INCLUDE_DEPTH = 3;
+export const MAX_INCLUDE_DEPTH = 3;
 
 export interface Caller {
   userId: string | null;
@@ -59,7 +59,7 @@ export interface ServiceResponse {
   etag?: string;
 }
 
-const LIST_PARAMS = [
+export const LIST_PARAMS = [
   'filter',
   'sort',
   'page[number]',
@@ -68,14 +68,14 @@ const LIST_PARAMS = [
   'include',
   'withDeleted',
 ];
-const ONE_PARAMS = ['include', 'withDeleted'];
-const AGGREGATE_PARAMS = [
+export const ONE_PARAMS = ['include', 'withDeleted'];
+export const AGGREGATE_PARAMS = [
   'filter',
   'aggregations[count]',
   'aggregations[groupBy][]',
   'withDeleted',
 ];
-const AGGREGATE_FUNCTIONS = ['sum', 'avg', 'min', 'max'] as const;
+export const AGGREGATE_FUNCTIONS = ['sum', 'avg', 'min', 'max'] as const;
 
 /** Significance from complexity and impact (SERVICE-API.md 2.8; the formula is the emulator's choice). */
 const LEVEL = { LOW: 1, MEDIUM: 2, HIGH: 3 } as Record<string, number>;
