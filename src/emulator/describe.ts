@@ -21,7 +21,7 @@ import {
   MAX_INCLUDE_DEPTH,
   MAX_PAGE_SIZE,
   ONE_PARAMS,
-} from './service.js';
+} from './query.js';
 import type { Role } from './seed.js';
 
 type Schema = Record<string, unknown>;

@@ -11,6 +11,8 @@ export class ApiError extends Error {
     readonly code: string,
     readonly detail: string,
     readonly source?: ErrorSource,
+    /** Headers the answer carries besides the body (Allow on 405). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(detail);
   }

@@ -2,6 +2,7 @@
  * Records as JSON:API resource objects: attributes, a relationship object for every relation
  * (to-one: links and data linkage; to-many: a related link, its own paged route) and a self link.
  * Links are absolute, built from the request's origin, as most JSON:API servers send them.
+ * Compound documents: the `included` records of include=... .
  */
 import {
   RESOURCES,
@@ -10,6 +11,7 @@ import {
   isResourceType,
 } from '../schema/resources.js';
 import { ApiError } from './errors.js';
+import { MAX_INCLUDE_DEPTH } from './query.js';
 import type { StoredRecord } from './store.js';
 
 /** fields[<type>] of the request: the member names to keep per type (none: keep all). */
@@ -136,4 +138,62 @@ export function resourceObject(
       ? { links: { self: selfLink(base, record.type, record.id) } }
       : {}),
   };
+}
+
+/**
+ * include=a,a.b (to-one only, up to MAX_INCLUDE_DEPTH levels): the `included` array, each related
+ * record once; sparse fieldsets apply to included records too (JSON:API).
+ */
+export function included(
+  type: ResourceType,
+  records: StoredRecord[],
+  text: string | null,
+  resolve: Resolve,
+  base: string,
+  fields: Fieldsets,
+): ResourceObject[] | undefined {
+  if (!text) return undefined;
+  const seen = new Map<string, StoredRecord>();
+  for (const path of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const parts = path.split('.');
+    if (parts.length > MAX_INCLUDE_DEPTH) {
+      throw new ApiError(
+        400,
+        'INCLUDE_TOO_DEEP',
+        `include '${path}' is deeper than ${MAX_INCLUDE_DEPTH} levels.`,
+        { parameter: 'include' },
+      );
+    }
+    let current: StoredRecord[] = records;
+    let currentType = type;
+    for (const part of parts) {
+      const rel = (RESOURCES[currentType] as ResourceSpec).toOne?.[part];
+      if (!rel) {
+        const valid = Object.keys((RESOURCES[currentType] as ResourceSpec).toOne ?? {});
+        throw new ApiError(
+          400,
+          'UNKNOWN_FIELD',
+          `Unknown to-one relation '${part}' on ${currentType} in include. Valid names: ${valid.join(', ') || 'none'}.`,
+          {
+            parameter: 'include',
+          },
+        );
+      }
+      const next: StoredRecord[] = [];
+      for (const r of current) {
+        const id = r.attributes[rel.via];
+        const target = typeof id === 'string' ? resolve(rel.type, id) : undefined;
+        if (target) {
+          next.push(target);
+          seen.set(`${target.type}/${target.id}`, target);
+        }
+      }
+      current = next;
+      currentType = rel.type;
+    }
+  }
+  return [...seen.values()].map((r) => resourceObject(r, base, resolve, fields));
 }
