@@ -4,7 +4,7 @@
  * (so a seed is validated like any client's write, and keys and ranks are given in seed order).
  */
 import { randomUUID } from 'node:crypto';
-import type { ResourceType } from '../schema/resources.js';
+import { RESOURCES, type ResourceSpec, type ResourceType } from '../schema/resources.js';
 import type { Seed } from './seed.js';
 import type { Store, StoredRecord } from './store.js';
 
@@ -79,14 +79,40 @@ export function seedSpace(store: Store, seed: Seed): Space {
   return { projectId, organizationId, customFields, userRoles };
 }
 
-/** The seed's test cases, cycles and requirements, each made by `create` (rank: seed order). */
+/** What a seeded record may keep of a real Space that a client may not send: its id and key. */
+export interface Kept {
+  id?: string;
+  key?: string;
+}
+
+/**
+ * The seed's test cases, cycles and requirements, each made by `create` (rank: seed order unless
+ * given). A record's `id` and key attribute (testCaseKey ...) are kept, as in an export.
+ */
 export function seedRecords(
   seed: Seed,
   space: Space,
   nextRank: (type: ResourceType) => number,
-  create: (type: ResourceType, attributes: Record<string, unknown>) => StoredRecord,
+  create: (type: ResourceType, attributes: Record<string, unknown>, kept: Kept) => StoredRecord,
+  claimKey: (type: ResourceType, key: string) => void,
 ): void {
-  for (const [type, key] of SEEDED)
-    for (const attrs of seed[key] ?? [])
-      create(type, { projectId: space.projectId, rank: nextRank(type), ...attrs });
+  // Kept keys first: a key made for a record without one must not repeat a later record's.
+  for (const [type, list] of SEEDED)
+    for (const attrs of seed[list] ?? []) {
+      const key = attrs[(RESOURCES[type] as ResourceSpec).key!.attribute];
+      if (typeof key === 'string') claimKey(type, key);
+    }
+  for (const [type, list] of SEEDED)
+    for (const { id, ...attrs } of seed[list] ?? []) {
+      const keyAttribute = (RESOURCES[type] as ResourceSpec).key!.attribute;
+      const { [keyAttribute]: key, ...rest } = attrs;
+      create(
+        type,
+        { projectId: space.projectId, rank: nextRank(type), ...rest },
+        {
+          id: id as string | undefined,
+          key: key as string | undefined,
+        },
+      );
+    }
 }

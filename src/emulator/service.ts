@@ -12,7 +12,7 @@ import { checkParams, flag, LIST_PARAMS, ONE_PARAMS, parseSort, recordFilter } f
 import type { Route } from './routes.js';
 import { TYPE_RULES } from './rules.js';
 import type { Seed } from './seed.js';
-import { seedRecords, seedSpace } from './seeding.js';
+import { type Kept, seedRecords, seedSpace } from './seeding.js';
 import {
   type Fieldsets,
   included,
@@ -76,7 +76,8 @@ export class EmulatorService {
       seed,
       space,
       (type) => this.nextRank(type),
-      (type, attributes) => this.createRecord(type, attributes, seeder),
+      (type, attributes, kept) => this.createRecord(type, attributes, seeder, kept),
+      (type, key) => this.store.claimKey(type, key),
     );
   }
 
@@ -213,7 +214,13 @@ export class EmulatorService {
     return { status: 201, body: { data: this.serialize(record, req.base) }, etag: record.etag };
   }
 
-  createRecord(type: ResourceType, input: Record<string, unknown>, caller: Caller): StoredRecord {
+  /** A new record; `kept` is what a seed keeps of a real Space (id, key), never a client's. */
+  createRecord(
+    type: ResourceType,
+    input: Record<string, unknown>,
+    caller: Caller,
+    kept: Kept = {},
+  ): StoredRecord {
     const spec = RESOURCES[type] as ResourceSpec;
     const rules = TYPE_RULES[type];
     const attributes = validateAttributes(type, input, 'create', this.customFields(type));
@@ -227,7 +234,8 @@ export class EmulatorService {
       if (a.nullable) defaults[name] = null;
     }
     // Notifications and preferences may carry their own id and stamps (SERVICE-API.md 2.2, 2.3).
-    const explicitId = typeof attributes.id === 'string' ? (attributes.id as string) : undefined;
+    const explicitId =
+      kept.id ?? (typeof attributes.id === 'string' ? (attributes.id as string) : undefined);
     delete attributes.id;
     if (explicitId && this.store.get(type, explicitId)) {
       throw new ApiError(
@@ -240,7 +248,10 @@ export class EmulatorService {
     const stamps: Record<string, unknown> = {};
     if (spec.attributes.createdAt && attributes.createdAt === undefined) stamps.createdAt = now;
     if (spec.attributes.updatedAt && attributes.updatedAt === undefined) stamps.updatedAt = now;
-    if (spec.key) stamps[spec.key.attribute] = this.store.nextKey(type);
+    if (spec.key)
+      stamps[spec.key.attribute] = kept.key
+        ? this.store.claimKey(type, kept.key)
+        : this.store.nextKey(type);
     const record = this.store.insert(
       type,
       { ...defaults, ...rules?.defaults, ...attributes, ...stamps },

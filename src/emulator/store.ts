@@ -98,6 +98,18 @@ export class Store {
     return `${this.projectKey}-${key.prefix}${++this.table(type).keyCounter}`;
   }
 
+  /**
+   * A key given by the seed (a real Space's own, e.g. SHOP-T17): the counter moves past its number
+   * when it has this project's shape, so that keys made later never repeat it.
+   */
+  claimKey(type: ResourceType, key: string): string {
+    const spec = (RESOURCES[type] as ResourceSpec).key;
+    const own =
+      spec && new RegExp(`^${escapeRegExp(this.projectKey)}-${spec.prefix}(\\d+)$`).exec(key);
+    if (own) this.table(type).keyCounter = Math.max(this.table(type).keyCounter, Number(own[1]));
+    return key;
+  }
+
   insert(
     type: ResourceType,
     attributes: Record<string, unknown>,
@@ -208,4 +220,8 @@ export class Store {
   count(type: ResourceType): number {
     return this.table(type).byId.size;
   }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
