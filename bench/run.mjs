@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { generateJunit } from './gen-junit.mjs';
 import { dashboardBench } from './dashboard-bench.mjs';
 import { emulatorListLatency, requestFloors, wallFloor } from './publish-bench.mjs';
+import { createLatency, seedingTime } from './emulator-bench.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const results = { date: new Date().toISOString(), node: process.version, runs: RUNS };
@@ -74,6 +75,13 @@ results.action = {
 // ---- emulator: a filtered list over 50,000 executions ----
 results.emulator = { ...(await emulatorListLatency()), target: { medianMs: 50 } };
 
+// ---- emulator at the size of a real Space: seeding, and a create's latency small vs large ----
+results.emulatorScale = {
+  seeding: await seedingTime(50_000, RUNS),
+  createTestCase: await createLatency('test_cases'),
+  createExecution: await createLatency('test_case_executions'),
+};
+
 // ---- dashboard: model + HTML + Markdown, 100 cycles x 10,000 executions (synthetic) ----
 results.dashboard = dashboardBench(RUNS);
 
@@ -135,6 +143,18 @@ const rows = [
     '',
     '< 50 ms median',
   ],
+  [
+    'emulator: start with 50,000 seeded test cases',
+    `${results.emulatorScale.seeding.ms} ms`,
+    '',
+    '< 2,000 ms',
+  ],
+  ...[results.emulatorScale.createTestCase, results.emulatorScale.createExecution].map((c) => [
+    `emulator: POST /${c.type}, 50,000 vs 1,000 records`,
+    `median ${c.large.medianMs} ms vs ${c.small.medianMs} ms`,
+    `${c.ratio} x`,
+    '<= 1.2 x',
+  ]),
   [
     'dashboard: 100 cycles x 10,000 executions',
     `${results.dashboard.ms} ms, peak RSS ${results.dashboard.maxRssMB} MB, HTML ${(results.dashboard.htmlBytes / 1e6).toFixed(2)} MB`,

@@ -35,6 +35,11 @@ const mkCycle = (emu: RunningEmulator, name: string, status = 'ACTIVE') =>
 async function mkExecution(emu: RunningEmulator, caseId: string, cycleId: string) {
   return create(emu, 'test_case_executions', { testCaseId: caseId, testCycleId: cycleId });
 }
+/** A link from the emulator is absolute, on its own base URL: the path after it. */
+function relative(emu: RunningEmulator, link: string): string {
+  if (!link.startsWith(`${emu.url}/`)) throw new Error(`link not under ${emu.url}: ${link}`);
+  return link.slice(emu.url.length);
+}
 const codeOf = (res: Answer) => res.body?.errors?.[0]?.code;
 const sourceOf = (res: Answer) => res.body?.errors?.[0]?.source;
 
@@ -169,8 +174,8 @@ describe('2. Resources and their fields', () => {
     ]);
     const defs = await call(emu, 'GET', '/service_custom_field');
     expect(defs.body.data.map((d: { attributes: object }) => d.attributes)).toEqual([
-      { name: 'component', entity: 'test_cases', type: 'string' },
-      { name: 'build', entity: 'test_cycles', type: 'string' },
+      { name: 'component', entity: 'test_cases', fieldType: 'string' },
+      { name: 'build', entity: 'test_cycles', fieldType: 'string' },
     ]);
   });
 });
@@ -316,10 +321,10 @@ describe('4.1 Query parameters of every collection', () => {
   test('rule 2: cursor mode: links.next until the end, then absent; no skip or repeat while data changes', async () => {
     const emu = await seeded(10);
     const seen: string[] = [];
-    let next: string | undefined = '/test_cases?page[size]=3&page[after]=';
+    let next: string | undefined = `${emu.url}/test_cases?page[size]=3&page[after]=`;
     let inserted = 0;
     while (next) {
-      const res: Answer = await call(emu, 'GET', next.replace(/^\/api\/v1/, ''));
+      const res: Answer = await call(emu, 'GET', relative(emu, next));
       seen.push(...names(res));
       next = res.body.links.next;
       // Writes while reading: delete one not yet read, insert one.
@@ -342,9 +347,10 @@ describe('4.1 Query parameters of every collection', () => {
   test('cursors with a sort: keyset order, no repeats', async () => {
     const emu = await seeded(7);
     const seen: string[] = [];
-    let next: string | undefined = '/test_cases?sort=priority,-rank&page[size]=2&page[after]=';
+    let next: string | undefined =
+      `${emu.url}/test_cases?sort=priority,-rank&page[size]=2&page[after]=`;
     while (next) {
-      const res: Answer = await call(emu, 'GET', next.replace(/^\/api\/v1/, ''));
+      const res: Answer = await call(emu, 'GET', relative(emu, next));
       seen.push(...names(res));
       next = res.body.links.next;
     }
@@ -422,7 +428,12 @@ describe('4.1 Query parameters of every collection', () => {
     );
     expect(withOwner.body.data.attributes).toEqual({ ownerId: OWNER });
     expect(withOwner.body.included).toEqual([
-      { type: 'users', id: OWNER, attributes: { name: 'Ada' } },
+      {
+        type: 'users',
+        id: OWNER,
+        attributes: { name: 'Ada' },
+        links: { self: `${emu.url}/users/${OWNER}` },
+      },
     ]);
   });
 
@@ -646,8 +657,10 @@ describe('4.4 Resource endpoints', () => {
   test('/filter-reference lists the operators and functions the parser accepts', async () => {
     const emu = await emulator();
     const res = await call(emu, 'GET', '/filter-reference');
-    expect(Object.keys(res.body.operators)).toEqual(['=', '!=', '>', '>=', '<', '<=', '~']);
-    expect(Object.keys(res.body.functions)).toContain('membersOf(role)');
+    expect(res.headers.get('content-type')).toBe('application/vnd.api+json');
+    const reference = res.body.data.attributes;
+    expect(Object.keys(reference.operators)).toEqual(['=', '!=', '>', '>=', '<', '<=', '~']);
+    expect(Object.keys(reference.functions)).toContain('membersOf(role)');
   });
 });
 
@@ -676,13 +689,20 @@ describe('4.5 Relationship routes', () => {
       'GET',
       `/notifications/${id}/relationships/fkNotificationsRecipientUser`,
     );
-    expect(linkage.body).toEqual({ data: { type: 'users', id: OTHER_USER } });
+    const self = `${emu.url}/notifications/${id}`;
+    expect(linkage.body).toEqual({
+      links: {
+        self: `${self}/relationships/fkNotificationsRecipientUser`,
+        related: `${self}/fkNotificationsRecipientUser`,
+      },
+      data: { type: 'users', id: OTHER_USER },
+    });
     const empty = await call(
       emu,
       'GET',
       `/notifications/${id}/relationships/fkNotificationsActorUser`,
     );
-    expect(empty.body).toEqual({ data: null });
+    expect(empty.body.data).toBeNull();
     expect((await call(emu, 'GET', `/notifications/${id}/relationships/nope`)).status).toBe(404);
   });
 });

@@ -8,6 +8,8 @@ import {
 
 export const RW = 'rw-token-0123456789abcdef';
 export const RO = 'ro-token-0123456789abcdef';
+/** The project (Space) of testSeed(): the projectId creates carry. */
+export const PROJECT = '3f0c0e4e-0000-4000-8000-000000000001';
 export const OWNER = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 export const OTHER_USER = '9b2f0c6a-1d3e-4f5a-8b7c-0d1e2f3a4b5c';
 
@@ -16,7 +18,7 @@ const running = new Set<RunningEmulator>();
 export function testSeed(extra: Partial<Seed> = {}): Seed {
   return {
     region: 'eu',
-    project: { id: '3f0c0e4e-0000-4000-8000-000000000001', name: 'Demo', key: 'DEMO' },
+    project: { id: PROJECT, name: 'Demo', key: 'DEMO' },
     users: [
       { id: OWNER, name: 'Ada', email: 'ada@example.com', role: 'admin' },
       { id: OTHER_USER, name: 'Bob', email: 'bob@example.com', role: 'tester' },

@@ -11,6 +11,8 @@ export class ApiError extends Error {
     readonly code: string,
     readonly detail: string,
     readonly source?: ErrorSource,
+    /** Headers the answer carries besides the body (Allow on 405). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(detail);
   }
@@ -56,8 +58,6 @@ export const MESSAGES = {
   otherRegion: (token: string, server: string) =>
     `The token belongs to region ${token}; this is region ${server}.`,
   readOnly: 'This token is read-only; writes need a read-write token.',
-  notAcceptable: 'Accept must be application/vnd.api+json (or omitted).',
-  unsupported: 'Content-Type must be application/vnd.api+json.',
   tooLarge: (limit: number) => `The request body is over ${limit} bytes.`,
   rateLimited: (count: number, windowMs: number) =>
     `Rate limit of ${count} requests per ${windowMs / 1000} s reached; back off and retry.`,

@@ -33,6 +33,13 @@ export interface Seed {
 export class SeedError extends Error {}
 
 const REGIONS = ['eu', 'us', 'in'];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Seeded records may keep a real Space's id and key (an export); the key attribute of each list. */
+const SEEDED_KEYS = [
+  ['testCases', 'testCaseKey'],
+  ['testCycles', 'testCycleKey'],
+  ['requirements', 'requirementKey'],
+] as const;
 const ROLES = ['read-write', 'read-only'];
 const CUSTOM_FIELD_ENTITIES = [
   'requirements',
@@ -97,10 +104,20 @@ export function validateSeed(value: unknown, where = 'seed'): Seed {
     if (!CUSTOM_FIELD_ENTITIES.includes(c.entity))
       fail(`customFields[${i}].entity`, `must be one of ${CUSTOM_FIELD_ENTITIES.join(', ')}.`);
   });
-  for (const key of ['testCases', 'testCycles', 'requirements'] as const) {
+  for (const [key, keyAttribute] of SEEDED_KEYS) {
+    const seen = new Map<unknown, number>();
     seed[key]?.forEach((r, i) => {
       if (!r || typeof r.name !== 'string' || !r.name)
         fail(`${key}[${i}].name`, 'must be a non-empty string.');
+      if (r.id !== undefined && (typeof r.id !== 'string' || !UUID.test(r.id)))
+        fail(`${key}[${i}].id`, 'must be a uuid (or left out: the emulator makes one).');
+      const own = r[keyAttribute];
+      if (own === undefined) return;
+      if (typeof own !== 'string' || !/^[A-Za-z0-9_]+-[A-Za-z0-9_-]+$/.test(own))
+        fail(`${key}[${i}].${keyAttribute}`, 'must be a key like SHOP-T17 (or left out).');
+      if (seen.has(own))
+        fail(`${key}[${i}].${keyAttribute}`, `repeats ${key}[${seen.get(own)}]'s ${own}.`);
+      seen.set(own, i);
     });
   }
   return seed;

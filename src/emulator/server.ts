@@ -1,36 +1,37 @@
 /**
- * The emulator's HTTP server (node:http). Every request runs one pipeline with early returns:
- * stats -> chaos -> auth -> rate limit -> media types -> route -> permission -> body -> handle -> write.
+ * The emulator's HTTP server (node:http). Every request runs one pipeline of steps; a step that
+ * refuses throws an ApiError (answered as a JSON:API error document) or Dropped (chaos closes the
+ * connection). Each step's rules live in their own file: auth, rate window, negotiation, chaos.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiError, MESSAGES } from './errors.js';
-import { Chaos, NO_CHAOS, parseChaos, type ChaosOptions } from './chaos.js';
-import { openApiDocument, filterReference } from './describe.js';
-import { compileRoutes, matchRoute, type Route } from './routes.js';
-import { demoSeed, type Region, type Role, type Seed } from './seed.js';
-import { EmulatorService } from './service.js';
 import { RESOURCE_TYPES } from '../schema/resources.js';
+import { authenticate, authorize, bearerOf, tokenTable } from './auth.js';
+import { Chaos, type ChaosDecision, NO_CHAOS, parseChaos, type ChaosOptions } from './chaos.js';
+import { filterReference, openApiDocument } from './describe.js';
+import { ApiError, MESSAGES } from './errors.js';
+import { hostOf, isLoopbackAddress, linkBase, readBody, send } from './http-io.js';
+import { checkAccept, checkContentType } from './negotiate.js';
+import { parseRate, type RateLimit, RateWindow } from './rate-window.js';
+import { compileRoutes, matchRoute, type Route, type RouteMatch } from './routes.js';
+import { demoSeed, type Region, type Seed } from './seed.js';
+import { API_PREFIX } from './paging.js';
+import { EmulatorService, type ServiceResponse } from './service.js';
+import { type EmulatorStats, StatsCounter } from './stats.js';
+
+export type { EmulatorStats } from './stats.js';
 
 export interface EmulatorOptions {
   host?: string;
   port?: number;
   seed?: Seed;
   /** `COUNT/WINDOW` like the client's flag, or parsed. Default 100/1m. */
-  rateLimit?: string | { count: number; windowMs: number };
+  rateLimit?: string | RateLimit;
   chaos?: string | ChaosOptions;
   /** Bytes; default 1 MiB (SERVICE-API.md 8). */
   maxBodyBytes?: number;
   /** A connection with no traffic for this long is closed; default 30 s. */
   idleTimeoutMs?: number;
-}
-
-export interface EmulatorStats {
-  total: number;
-  byMethod: Record<string, number>;
-  byRoute: Record<string, number>;
-  byStatus: Record<string, number>;
-  rateLimited: number;
 }
 
 export interface RunningEmulator {
@@ -44,38 +45,17 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
-interface TokenInfo {
-  id: string;
-  role: Role;
-  ownerId: string | null;
-  expiresAt: number;
-  revokedAt: number | null;
-  region: Region;
-}
+/** Chaos dropped the connection: no answer is written. */
+class Dropped {}
 
-const API_PREFIX = '/api/v1';
-const MEDIA_TYPE = 'application/vnd.api+json';
-
-function parseRate(value: EmulatorOptions['rateLimit']): { count: number; windowMs: number } {
-  if (!value) return { count: 100, windowMs: 60_000 };
-  if (typeof value !== 'string') return value;
-  const m = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)?\s*(ms|s|m|h)\s*$/.exec(value);
-  if (!m || Number(m[1]) < 1)
-    throw new Error(`--rate-limit: "${value}" is not COUNT/WINDOW, e.g. 100/1m`);
-  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[3] as 'ms' | 's' | 'm' | 'h'];
-  return { count: Number(m[1]), windowMs: Number(m[2] ?? '1') * unit };
-}
-
-function emptyStats(): EmulatorStats {
-  return { total: 0, byMethod: {}, byRoute: {}, byStatus: {}, rateLimited: 0 };
-}
+const JSON_HEADERS = { 'content-type': 'application/json' };
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const seed = options.seed ?? demoSeed();
   const region: Region = seed.region ?? 'eu';
   const service = new EmulatorService(seed);
   const routes = compileRoutes();
-  const limit = parseRate(options.rateLimit);
+  const rate = new RateWindow(parseRate(options.rateLimit));
   const chaos = new Chaos(
     typeof options.chaos === 'string' ? parseChaos(options.chaos) : (options.chaos ?? NO_CHAOS),
   );
@@ -83,45 +63,119 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   for (const type of RESOURCE_TYPES)
     [...service.store.all(type)].forEach((record, i) => chaos.name(record.id, `${type}#${i}`));
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
-  let stats = emptyStats();
+  const stats = new StatsCounter();
+  const tokens = tokenTable(seed, service);
 
-  const tokens = new Map<string, TokenInfo>();
-  const tokenRecords = [...service.store.all('tokens')];
-  (seed.tokens ?? []).forEach((t, i) => {
-    tokens.set(t.token, {
-      id: tokenRecords[i]!.id,
-      role: t.role,
-      ownerId: t.ownerId ?? null,
-      expiresAt: Date.parse(String(tokenRecords[i]!.attributes.expiresAt)),
-      revokedAt: t.revokedAt ? Date.parse(t.revokedAt) : null,
-      region: t.region ?? region,
-    });
-  });
-  /** Sliding window per token: arrival times of every request that carried it. */
-  const windows = new Map<string, number[]>();
+  /** Control routes, outside /api/v1 and not counted: true when the request was one. */
+  function control(req: http.IncomingMessage, res: http.ServerResponse, path: string): boolean {
+    // Reading stats needs no token; what changes state needs a read-write token, so that a web
+    // page cannot reset the emulator (no simple request).
+    if (path === '/__emulator/stats' && req.method === 'GET') {
+      send(res, 200, stats.current(), JSON_HEADERS);
+      return true;
+    }
+    if (path !== '/__emulator/reset' || req.method !== 'POST') return false;
+    const bearer = bearerOf(req);
+    if (!bearer || tokens.get(bearer)?.role !== 'read-write')
+      send(res, 403, new ApiError(403, 'FORBIDDEN', MESSAGES.controlToken).toBody());
+    else {
+      stats.reset();
+      rate.clear();
+      send(res, 200, { ok: true }, JSON_HEADERS);
+    }
+    return true;
+  }
 
-  const count = (method: string, route: string, status: number | string) => {
-    stats.total++;
-    stats.byMethod[method] = (stats.byMethod[method] ?? 0) + 1;
-    stats.byRoute[route] = (stats.byRoute[route] ?? 0) + 1;
-    stats.byStatus[String(status)] = (stats.byStatus[String(status)] ?? 0) + 1;
-    if (status === 429) stats.rateLimited++;
-  };
+  /** Latency, then at most one fault (DESIGN.md --chaos); decided by what the request is. */
+  async function meetChaos(
+    method: string,
+    url: URL,
+    raw: Buffer | 'too-large',
+  ): Promise<{ identity: string; decision?: ChaosDecision }> {
+    if (!chaos.active) return { identity: '' };
+    const identity = chaos.identify(
+      method,
+      url.pathname + url.search,
+      raw === 'too-large' ? raw : raw.toString(),
+    );
+    const decision = chaos.decide(identity);
+    if (decision.latencyMs > 0) await new Promise((r) => setTimeout(r, decision.latencyMs));
+    if (decision.fault === 'reset-before') throw new Dropped();
+    if (decision.fault === '5xx') throw new ApiError(503, 'UNAVAILABLE', MESSAGES.chaos5xx);
+    return { identity, decision };
+  }
 
-  const send = (
-    res: http.ServerResponse,
-    status: number,
+  function dispatch(
+    req: http.IncomingMessage,
+    url: URL,
+    match: RouteMatch,
     body: unknown,
-    headers: Record<string, string> = {},
-  ) => {
-    const text = body === undefined ? '' : JSON.stringify(body);
-    res.writeHead(status, {
-      'content-type': MEDIA_TYPE,
-      'content-length': String(Buffer.byteLength(text)),
-      ...headers,
+    role: 'read-write' | 'read-only',
+    caller: { userId: string | null; tokenId: string },
+  ): ServiceResponse {
+    const base = linkBase(req, origin);
+    const { route } = match;
+    if (route.kind === 'openapi') return { status: 200, body: openApiDocument(routes, role, base) };
+    if (route.kind === 'filterReference') return { status: 200, body: filterReference(base) };
+    const ifMatch = req.headers['if-match'];
+    return service.handle({
+      route,
+      id: match.id,
+      query: url.searchParams,
+      body,
+      ifMatch: typeof ifMatch === 'string' ? ifMatch : undefined,
+      caller,
+      path: url.pathname,
+      base,
     });
-    res.end(text);
-  };
+  }
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const method = req.method ?? 'GET';
+    const url = new URL(req.url ?? '/', 'http://emulator');
+    let routeName = `${method} (unmatched)`;
+    try {
+      // DNS rebinding: a web page's own host name that resolves to 127.0.0.1 must not reach us.
+      if (ownHosts && !ownHosts.has(hostOf(req.headers.host)))
+        throw new ApiError(421, 'MISDIRECTED_REQUEST', MESSAGES.foreignHost(req.headers.host));
+      if (control(req, res, url.pathname)) return;
+      const matched = findRoute(routes, method, url.pathname);
+      if (matched && 'route' in matched) routeName = matched.route.name;
+      // The body is read first: chaos decides by what a request is, body included.
+      const raw = await readBody(req, maxBody);
+      const { identity, decision } = await meetChaos(method, url, raw);
+      const bearer = bearerOf(req);
+      const token = authenticate(bearer, tokens, region);
+      rate.admit(bearer!, decision?.fault === '429');
+      checkAccept(req.headers.accept, matched !== undefined && isDescription(matched));
+      const match = requireRoute(matched, method, url.pathname);
+      authorize(token, match.route);
+      const body = readJsonApiBody(raw, req.headers['content-type'], match.route, maxBody);
+      if (decision?.etagBump) bumpBeforeWrite(service, match, req.headers['if-match']);
+      const caller = { userId: token.ownerId, tokenId: token.id };
+      const result = dispatch(req, url, match, body, token.role, caller);
+      if (chaos.active && match.route.kind === 'create' && result.status === 201) {
+        // A created record is named by the request that made it, the same on every run.
+        const created = (result.body as { data?: { id?: unknown } } | undefined)?.data?.id;
+        if (typeof created === 'string') chaos.name(created, `(${identity})`);
+      }
+      // Processed, but the answer is lost: the client must look before it repeats a create.
+      if (decision?.fault === 'reset-after') throw new Dropped();
+      stats.count(method, routeName, result.status);
+      send(res, result.status, result.body, {
+        ...(result.etag ? { etag: result.etag } : {}),
+        ...(match.route.kind === 'openapi' ? JSON_HEADERS : {}),
+      });
+    } catch (error) {
+      if (error instanceof Dropped) {
+        stats.count(method, routeName, 'reset');
+        req.socket.destroy();
+      } else if (error instanceof ApiError) {
+        stats.count(method, routeName, error.status);
+        send(res, error.status, error.toBody(), error.headers);
+      } else throw error;
+    }
+  }
 
   const server = http.createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -133,190 +187,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         );
     });
   });
-
-  async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const method = req.method ?? 'GET';
-    const url = new URL(req.url ?? '/', 'http://emulator');
-    let routeName = `${method} (unmatched)`;
-    const fail = (error: ApiError, headers: Record<string, string> = {}) => {
-      count(method, routeName, error.status);
-      send(res, error.status, error.toBody(), headers);
-    };
-    // DNS rebinding: a web page's own host name that resolves to 127.0.0.1 must not reach us.
-    if (ownHosts && !ownHosts.has(hostOf(req.headers.host)))
-      return fail(new ApiError(421, 'MISDIRECTED_REQUEST', MESSAGES.foreignHost(req.headers.host)));
-    // Control routes: outside /api/v1 and not counted. Reading stats needs no token; what changes
-    // state needs a read-write token, so a web page cannot reset the emulator (no simple request).
-    if (url.pathname === '/__emulator/stats' && method === 'GET')
-      return send(res, 200, stats, { 'content-type': 'application/json' });
-    if (url.pathname === '/__emulator/reset' && method === 'POST') {
-      const bearer = bearerOf(req);
-      if (!bearer || tokens.get(bearer)?.role !== 'read-write')
-        return send(res, 403, new ApiError(403, 'FORBIDDEN', MESSAGES.controlToken).toBody());
-      stats = emptyStats();
-      windows.clear();
-      return send(res, 200, { ok: true }, { 'content-type': 'application/json' });
-    }
-
-    if (!url.pathname.startsWith(`${API_PREFIX}/`))
-      return fail(new ApiError(404, 'NOT_FOUND', MESSAGES.noRoute(method, url.pathname)));
-    let segments: string[];
-    try {
-      segments = url.pathname
-        .slice(API_PREFIX.length + 1)
-        .split('/')
-        .map(decodeURIComponent);
-    } catch {
-      return fail(new ApiError(400, 'INVALID_PATH', MESSAGES.badPath(url.pathname)));
-    }
-    const matched = matchRoute(routes, method, segments);
-    if (matched && 'route' in matched) routeName = matched.route.name;
-
-    // The body is read first: chaos decides by what a request is, body included.
-    const raw = await readBody(req, maxBody);
-    // Chaos: latency, then at most one fault for this request.
-    const identity = chaos.active
-      ? chaos.identify(
-          method,
-          url.pathname + url.search,
-          raw === 'too-large' ? raw : raw.toString(),
-        )
-      : '';
-    const decision = chaos.active ? chaos.decide(identity) : undefined;
-    if (decision && decision.latencyMs > 0)
-      await new Promise((r) => setTimeout(r, decision.latencyMs));
-    const fault = decision?.fault ?? 'none';
-    if (fault === 'reset-before') {
-      count(method, routeName, 'reset');
-      req.socket.destroy();
-      return;
-    }
-    if (fault === '5xx') return fail(new ApiError(503, 'UNAVAILABLE', MESSAGES.chaos5xx));
-
-    // Auth (SERVICE-API.md 5).
-    const bearer = bearerOf(req);
-    if (!bearer) return fail(new ApiError(403, 'FORBIDDEN', MESSAGES.noToken));
-    const token = tokens.get(bearer);
-    if (!token) return fail(new ApiError(403, 'FORBIDDEN', MESSAGES.badToken));
-    if (token.revokedAt !== null && token.revokedAt <= Date.now())
-      return fail(new ApiError(401, 'UNAUTHORIZED', MESSAGES.revoked));
-    if (token.expiresAt <= Date.now())
-      return fail(new ApiError(403, 'FORBIDDEN', MESSAGES.expired));
-    if (token.region !== region)
-      return fail(new ApiError(403, 'FORBIDDEN', MESSAGES.otherRegion(token.region, region)));
-
-    // Rate limit (SERVICE-API.md 8): sliding window per token; every request counts, 429s included.
-    const now = performance.now();
-    const window = windows.get(bearer) ?? [];
-    while (window.length && window[0]! <= now - limit.windowMs) window.shift();
-    window.push(now);
-    windows.set(bearer, window);
-    if (window.length > limit.count || fault === '429') {
-      return fail(
-        new ApiError(429, 'RATE_LIMITED', MESSAGES.rateLimited(limit.count, limit.windowMs)),
-      );
-    }
-
-    // Media types (SERVICE-API.md 5.7, 5.8).
-    const isDescription = matched && 'route' in matched && matched.route.kind === 'openapi';
-    if (!acceptable(req.headers.accept, isDescription === true))
-      return fail(new ApiError(406, 'NOT_ACCEPTABLE', MESSAGES.notAcceptable));
-
-    if (!matched)
-      return fail(new ApiError(404, 'NOT_FOUND', MESSAGES.noRoute(method, url.pathname)));
-    if ('allowed' in matched) {
-      return fail(
-        new ApiError(
-          405,
-          'METHOD_NOT_ALLOWED',
-          MESSAGES.methodNotAllowed(method, url.pathname, matched.allowed),
-        ),
-        {
-          allow: matched.allowed.join(', '),
-        },
-      );
-    }
-    const route: Route = matched.route;
-    if (route.write && token.role === 'read-only')
-      return fail(new ApiError(403, 'FORBIDDEN', MESSAGES.readOnly));
-
-    // Body.
-    if (raw === 'too-large')
-      return fail(new ApiError(413, 'PAYLOAD_TOO_LARGE', MESSAGES.tooLarge(maxBody)));
-    let body: unknown;
-    if (raw.length > 0) {
-      const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-      if (type !== MEDIA_TYPE)
-        return fail(new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', MESSAGES.unsupported));
-      try {
-        body = JSON.parse(raw.toString('utf8'));
-      } catch {
-        return fail(
-          new ApiError(400, 'INVALID_JSON', 'The body is not valid JSON.', { pointer: '' }),
-        );
-      }
-    } else if (route.kind === 'create' || route.kind === 'update') {
-      if (
-        req.headers['content-type'] &&
-        req.headers['content-type'].split(';')[0]!.trim().toLowerCase() !== MEDIA_TYPE
-      ) {
-        return fail(new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', MESSAGES.unsupported));
-      }
-    }
-
-    const ifMatch =
-      typeof req.headers['if-match'] === 'string' ? req.headers['if-match'] : undefined;
-    if (
-      ifMatch &&
-      decision?.etagBump &&
-      (route.kind === 'update' || route.kind === 'delete' || route.kind === 'restore')
-    ) {
-      // A concurrent edit between the client's read and its write.
-      const record = service.store.get(route.type!, matched.id!);
-      if (record) service.store.bump(record);
-    }
-
-    let result;
-    try {
-      if (route.kind === 'openapi')
-        result = { status: 200, body: openApiDocument(routes, token.role) };
-      else if (route.kind === 'filterReference') result = { status: 200, body: filterReference() };
-      else {
-        result = service.handle({
-          route,
-          id: matched.id,
-          query: url.searchParams,
-          body,
-          ifMatch,
-          caller: { userId: token.ownerId, tokenId: token.id },
-          path: url.pathname,
-        });
-      }
-    } catch (error) {
-      if (error instanceof ApiError) return fail(error);
-      throw error;
-    }
-    if (chaos.active && route.kind === 'create' && result.status === 201) {
-      // A created record is named by the request that made it, the same on every run.
-      const created = (result.body as { data?: { id?: unknown } } | undefined)?.data?.id;
-      if (typeof created === 'string') chaos.name(created, `(${identity})`);
-    }
-    if (fault === 'reset-after') {
-      // Processed, but the answer is lost: the client must look before it repeats a create.
-      count(method, routeName, 'reset');
-      req.socket.destroy();
-      return;
-    }
-    count(method, routeName, result.status);
-    const etag = 'etag' in result && result.etag ? { etag: result.etag } : undefined;
-    send(res, result.status, result.body, {
-      ...(etag ?? {}),
-      ...(route.kind === 'openapi' || route.kind === 'filterReference'
-        ? { 'content-type': 'application/json' }
-        : {}),
-    });
-  }
-
   // Idle and slow connections are closed: a client that opens sockets and sends nothing cannot
   // hold the server's connections forever.
   const idleMs = options.idleTimeoutMs ?? 30_000;
@@ -340,10 +210,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     origin,
     service,
     seed,
-    stats: () => structuredClone(stats),
+    stats: () => stats.snapshot(),
     resetStats: () => {
-      stats = emptyStats();
-      windows.clear();
+      stats.reset();
+      rate.clear();
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -353,40 +223,70 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   };
 }
 
-/** The token of an `Authorization: Bearer <token>` header. */
-function bearerOf(req: http.IncomingMessage): string | undefined {
-  return /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+/** The route of a path under /api/v1, the methods it allows, or nothing; 404/400 off the API. */
+function findRoute(routes: Route[], method: string, path: string): ReturnType<typeof matchRoute> {
+  if (!path.startsWith(`${API_PREFIX}/`))
+    throw new ApiError(404, 'NOT_FOUND', MESSAGES.noRoute(method, path));
+  let segments: string[];
+  try {
+    segments = path
+      .slice(API_PREFIX.length + 1)
+      .split('/')
+      .map(decodeURIComponent);
+  } catch {
+    throw new ApiError(400, 'INVALID_PATH', MESSAGES.badPath(path));
+  }
+  return matchRoute(routes, method, segments);
 }
 
-/** The host name of a Host header, without its port (`[::1]` keeps its brackets). */
-function hostOf(header: string | undefined): string {
-  const value = (header ?? '').trim().toLowerCase();
-  return value.startsWith('[') ? value.slice(0, value.indexOf(']') + 1) : value.split(':')[0]!;
+function isDescription(matched: NonNullable<ReturnType<typeof matchRoute>>): boolean {
+  return 'route' in matched && matched.route.kind === 'openapi';
 }
 
-function isLoopbackAddress(address: string): boolean {
-  return address === '::1' || /^127\./.test(address) || address === '::ffff:127.0.0.1';
+/** The matched route, or 404 (no such path) or 405 (another method's path, with Allow). */
+function requireRoute(
+  matched: ReturnType<typeof matchRoute>,
+  method: string,
+  path: string,
+): RouteMatch {
+  if (!matched) throw new ApiError(404, 'NOT_FOUND', MESSAGES.noRoute(method, path));
+  if ('allowed' in matched)
+    throw new ApiError(
+      405,
+      'METHOD_NOT_ALLOWED',
+      MESSAGES.methodNotAllowed(method, path, matched.allowed),
+      undefined,
+      { allow: matched.allowed.join(', ') },
+    );
+  return matched;
 }
 
-function acceptable(accept: string | undefined, anyAllowed: boolean): boolean {
-  if (!accept) return true;
-  const types = accept.split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
-  // */* (curl's default) is not application/json: it accepts the JSON:API media type.
-  if (types.includes(MEDIA_TYPE) || types.includes('*/*')) return true;
-  return anyAllowed && types.some((t) => t === 'application/json' || t === 'application/*');
+/** The parsed body: 413 over the limit, 415 for another media type, 400 for invalid JSON. */
+function readJsonApiBody(
+  raw: Buffer | 'too-large',
+  contentType: string | undefined,
+  route: Route,
+  maxBody: number,
+): unknown {
+  if (raw === 'too-large') throw new ApiError(413, 'PAYLOAD_TOO_LARGE', MESSAGES.tooLarge(maxBody));
+  if (raw.length > 0 || (contentType && (route.kind === 'create' || route.kind === 'update')))
+    checkContentType(contentType);
+  if (raw.length === 0) return undefined;
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new ApiError(400, 'INVALID_JSON', 'The body is not valid JSON.', { pointer: '' });
+  }
 }
 
-function readBody(req: http.IncomingMessage, max: number): Promise<Buffer | 'too-large'> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > max) tooLarge = true;
-      else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(tooLarge ? 'too-large' : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
+/** Chaos etag-bump: a concurrent edit between the client's read and its write. */
+function bumpBeforeWrite(
+  service: EmulatorService,
+  match: RouteMatch,
+  ifMatch: string | undefined,
+): void {
+  const { route } = match;
+  if (!ifMatch || !['update', 'delete', 'restore'].includes(route.kind)) return;
+  const record = service.store.get(route.type!, match.id!);
+  if (record) service.store.bump(record);
 }

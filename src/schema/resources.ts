@@ -59,8 +59,6 @@ export interface ResourceSpec {
   readonly softDelete?: boolean;
   /** Attribute sets that are unique together among live records (DESIGN.md: one execution per case and cycle). */
   readonly uniqueTogether?: readonly (readonly string[])[];
-  /** Relationship routes of section 4.5: /{type}/{id}/<rel> and /{type}/{id}/relationships/<rel>. */
-  readonly relationshipRoutes?: boolean;
 }
 
 /** Every type of the table; RESOURCES below must define exactly these. */
@@ -174,12 +172,12 @@ export const RESOURCES = {
   // 2.2: every attribute may be sent, even id and the stamps (the table marks them optional).
   notifications: {
     operations: CRUD,
-    relationshipRoutes: true,
     attributes: {
       organizationId: { kind: 'uuid', required: true },
       projectId,
       recipientUserId: { kind: 'uuid', required: true, references: 'users' },
       title: { kind: 'string', required: true },
+      // SERVICE-API.md 2.2 names this attribute `type`, which JSON:API reserves; kept as the spec has it.
       type: { kind: 'string', enum: NOTIFICATION_TYPES, required: true },
       id: { kind: 'uuid' },
       actorUserId: userRef,
@@ -220,7 +218,6 @@ export const RESOURCES = {
   // 2.3
   notification_preferences: {
     operations: CRUD,
-    relationshipRoutes: true,
     attributes: {
       notificationType: { kind: 'string', enum: NOTIFICATION_TYPES, required: true },
       organizationId: { kind: 'uuid', required: true },
@@ -406,14 +403,15 @@ export const RESOURCES = {
     },
     toOne: { project },
   },
-  // 2.10: GET /service_custom_field; gap (2.11): its fields are not shown (name, entity, type from the seed).
+  // 2.10: GET /service_custom_field; gap (2.11): its fields are not shown (name, entity and the
+  // seed's `type`). JSON:API forbids an attribute named `type`, so the value type is `fieldType`.
   service_custom_field: {
     operations: ['list'],
     attributes: {
       id,
       name: { kind: 'string' },
       entity: { kind: 'string' },
-      type: { kind: 'string' },
+      fieldType: { kind: 'string' },
     },
   },
 } as const satisfies Record<ResourceType, ResourceSpec>;

@@ -1,0 +1,118 @@
+/**
+ * A Space from a seed file (DESIGN.md "Emulator contract"): the organization, the project, users,
+ * custom field definitions and tokens, then the seeded records through the ordinary create path
+ * (so a seed is validated like any client's write, and keys and ranks are given in seed order).
+ */
+import { randomUUID } from 'node:crypto';
+import { RESOURCES, type ResourceSpec, type ResourceType } from '../schema/resources.js';
+import type { Seed } from './seed.js';
+import type { Store, StoredRecord } from './store.js';
+
+export interface Space {
+  projectId: string;
+  organizationId: string;
+  /** Custom field names per type (SERVICE-API.md 2.10). */
+  customFields: Map<ResourceType, string[]>;
+  /** Role of each user that has one, for membersOf() in filters. */
+  userRoles: Map<string, string>;
+}
+
+/** The seed's records, in the order they are created. */
+const SEEDED: readonly [ResourceType, 'testCases' | 'testCycles' | 'requirements'][] = [
+  ['test_cases', 'testCases'],
+  ['test_cycles', 'testCycles'],
+  ['requirements', 'requirements'],
+];
+
+/** Everything of the seed but its records: the Space the records are created in. */
+export function seedSpace(store: Store, seed: Seed): Space {
+  const projectId = seed.project?.id ?? randomUUID();
+  const organizationId = seed.organization?.id ?? randomUUID();
+  const customFields = new Map<ResourceType, string[]>();
+  const userRoles = new Map<string, string>();
+  const stamp = new Date().toISOString();
+  store.insert('organizations', { name: seed.organization?.name ?? 'Demo Org' }, organizationId);
+  store.insert(
+    'projects',
+    { name: seed.project?.name ?? 'Demo', key: seed.project?.key ?? 'DEMO' },
+    projectId,
+  );
+  for (const user of seed.users ?? []) {
+    const rec = store.insert(
+      'users',
+      { name: user.name ?? null, email: user.email ?? null },
+      user.id ?? randomUUID(),
+    );
+    if (user.role) userRoles.set(rec.id, user.role);
+  }
+  for (const field of seed.customFields ?? []) {
+    const type = field.entity as ResourceType;
+    customFields.set(type, [...(customFields.get(type) ?? []), field.name]);
+    store.insert('service_custom_field', {
+      name: field.name,
+      entity: field.entity,
+      fieldType: field.type ?? 'string',
+    });
+  }
+  for (const t of seed.tokens ?? []) {
+    store.insert('tokens', {
+      name: t.name ?? 'token',
+      jti: randomUUID(),
+      createdAt: stamp,
+      expiresAt: t.expiresAt ?? new Date(Date.now() + 365 * 86_400_000).toISOString(),
+      lastUsedAt: null,
+      revokedAt: t.revokedAt ?? null,
+      organizationId,
+      ownerId: t.ownerId ?? null,
+      ownerType: 'user',
+      role: t.role,
+      scopes: null,
+      mintedBy: null,
+      minterRole: null,
+      mintScopeBasis: null,
+      confinedClaimBasis: null,
+      customClaims: null,
+      delegationChain: null,
+      delegationDepth: 0,
+    });
+  }
+  return { projectId, organizationId, customFields, userRoles };
+}
+
+/** What a seeded record may keep of a real Space that a client may not send: its id and key. */
+export interface Kept {
+  id?: string;
+  key?: string;
+}
+
+/**
+ * The seed's test cases, cycles and requirements, each made by `create` (rank: seed order unless
+ * given). A record's `id` and key attribute (testCaseKey ...) are kept, as in an export.
+ */
+export function seedRecords(
+  seed: Seed,
+  space: Space,
+  nextRank: (type: ResourceType) => number,
+  create: (type: ResourceType, attributes: Record<string, unknown>, kept: Kept) => StoredRecord,
+  claimKey: (type: ResourceType, key: string) => void,
+): void {
+  // Kept keys first: a key made for a record without one must not repeat a later record's.
+  for (const [type, list] of SEEDED)
+    for (const attrs of seed[list] ?? []) {
+      const key = attrs[(RESOURCES[type] as ResourceSpec).key!.attribute];
+      if (typeof key === 'string') claimKey(type, key);
+    }
+  for (const [type, list] of SEEDED)
+    for (const { id, ...attrs } of seed[list] ?? []) {
+      const keyAttribute = (RESOURCES[type] as ResourceSpec).key!.attribute;
+      const { [keyAttribute]: key, ...rest } = attrs;
+      create(
+        type,
+        { projectId: space.projectId, rank: nextRank(type), ...rest },
+        {
+          id: id as string | undefined,
+          key: key as string | undefined,
+        },
+      );
+    }
+}
