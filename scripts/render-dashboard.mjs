@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 import { ServiceClient } from '../lib/api/client.js';
 import { analyze, readSeries, renderHtml, renderMarkdown } from '../lib/dashboard/index.js';
 import { startEmulator } from '../lib/emulator/index.js';
@@ -90,10 +90,7 @@ try {
   mkdirSync('docs', { recursive: true });
   writeFileSync('docs/dashboard.md', renderMarkdown(model));
 
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'],
-  });
+  const browser = await launchChromium();
   try {
     const tab = await browser.newPage({ viewport: { width: 960, height: 900 } });
     await tab.goto(`file://${join(work, 'dashboard.html')}`);

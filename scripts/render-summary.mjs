@@ -1,5 +1,6 @@
 // docs/job-summary.png: the job summary the demo produces, rendered as GitHub shows it, in
 // headless Chromium (Debian's package: apt-get install chromium). `node scripts/render-summary.mjs`
+import { CHROMIUM, CHROMIUM_ARGS } from './chromium.mjs';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,16 +32,9 @@ const html = `<!doctype html><html><head><meta charset="utf-8"><style>${css}</st
 const page = join(work, 'summary.html');
 writeFileSync(page, html);
 execFileSync(
-  'chromium',
+  CHROMIUM,
   [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
+    ...CHROMIUM_ARGS,
     `--user-data-dir=${join(work, 'profile')}`,
     '--hide-scrollbars',
     '--window-size=1040,820',

@@ -3,15 +3,18 @@
  * publishes into the emulator: what a person sees (the trend's points, the counts, a flaky test's
  * history), no console error (a CSP violation is one), and no request but the page itself.
  */
-import { existsSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+// @ts-expect-error: a plain .mjs script, no types
+import { launchChromium } from '../../scripts/chromium.mjs';
 import { analyze } from '../../src/dashboard/analyze.js';
 import { renderHtml } from '../../src/dashboard/html.js';
 import { readSeries } from '../../src/dashboard/series.js';
 import { publish } from '../../src/publish/index.js';
 import type { Outcome } from '../../src/reports/model.js';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { RW } from '../helpers/emulator.js';
 import {
   caseSeed,
   clientOf,
@@ -21,7 +24,6 @@ import {
   reportOf,
 } from '../helpers/publish.js';
 
-const CHROMIUM = process.env.TESTCYCLE_CHROMIUM ?? '/usr/bin/chromium';
 const CYCLES = 6;
 const TESTS = 12;
 
@@ -34,17 +36,14 @@ function outcomeOf(run: number, i: number): Outcome {
 }
 
 let browser: Browser;
+let emu: RunningEmulator;
 let server: http.Server;
 let pageUrl: string;
 let html: string;
 let expected: { passed: number; failed: number; skipped: number; total: number };
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(
-      `The browser test needs Debian's chromium at ${CHROMIUM}: install it with "apt-get install chromium" (.ci/run does), or set TESTCYCLE_CHROMIUM to its path.`,
-    );
-  const emu = await publishEmulator({ seed: caseSeed(TESTS) });
+  emu = await publishEmulator({ seed: caseSeed(TESTS), liveRefreshSeconds: 60 });
   for (let run = 1; run <= CYCLES; run++)
     await publish(
       clientOf(emu),
@@ -56,7 +55,6 @@ beforeAll(async () => {
   const model = analyze(data, { title: 'Nightly <b>runs</b>' });
   expected = model.cycles.at(-1)!.counts;
   html = renderHtml(model);
-  await closeAll();
 
   server = http.createServer((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -64,23 +62,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   pageUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/report.html`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = (await launchChromium()) as Browser;
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
+  await emu?.close();
   server?.closeAllConnections();
   await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
   await closeAll();
@@ -142,4 +129,44 @@ test('the HTML holds no external reference', () => {
     /\b(?:src|href|action|srcset|xlink:href)\s*=|url\(|@import|<script|<link|<iframe|<object|<embed/i,
   );
   expect(html).not.toMatch(/(?:https?:|ftp:|\/\/)[^\s"'<]/i);
+});
+
+test('the emulator serves its own data live at /, with the requests it answered and never the token', async () => {
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  const requests: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(m.text());
+  });
+  const live = `${emu.origin}/`;
+  await page.goto(live, { waitUntil: 'load' });
+  await expect(page.locator('#trend circle.point').count()).resolves.toBe(CYCLES);
+  await expect(page.locator('meta[http-equiv="refresh"]').getAttribute('content')).resolves.toBe(
+    '60',
+  );
+  // The publishes' requests, newest first, by the token's name from the seed.
+  const rows = page.locator('#requests tbody tr');
+  await expect(rows.count()).resolves.toBeGreaterThan(10);
+  const first = await rows.first().locator('td').allInnerTexts();
+  expect(first[1]).toMatch(/^(GET|POST|PATCH)$/);
+  expect(first[2]).toMatch(/^\/api\/v1\//);
+  expect(first[5]).toBe('ci');
+  expect(await page.content()).not.toContain(RW);
+
+  // Live: another publish shows on the next load.
+  await publish(
+    clientOf(emu),
+    options([reportOf(TESTS, () => 'passed')], {
+      cycle: { name: 'Nightly 7', create: true, reopenDone: false, close: false },
+    }),
+  );
+  await page.reload({ waitUntil: 'load' });
+  await expect(page.locator('#trend circle.point').count()).resolves.toBe(CYCLES + 1);
+  await expect(page.locator('#latest td[data-count="passed"]').innerText()).resolves.toBe(
+    String(TESTS),
+  );
+  expect(problems).toEqual([]);
+  expect(new Set(requests)).toEqual(new Set([live]));
+  await page.close();
 });

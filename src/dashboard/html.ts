@@ -53,6 +53,7 @@ td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 .big { font-size: 28px; font-weight: 600; }
 .up { color: #1a7f37; } .down { color: #cf222e; }
 ul.omitted { margin: 0; padding-left: 18px; color: #59636e; }
+td.path { font: 12px ui-monospace, monospace; }
 ${RESULT_STYLES.map((s) => `.r-${s.result} { background: ${s.color}; }`).join('\n')}
 `;
 
@@ -226,7 +227,37 @@ function flakySection(model: DashboardModel): string {
   return `<section id="flaky"><h2>Flaky tests (${flaky.total})</h2><p class="meta">Results that flip between passed and failed or blocked at least ${flaky.minFlips} times over the ${flaky.cyclesWithHistory} cycles with per-test history.</p>${body}</section>`;
 }
 
-export function renderHtml(model: DashboardModel): string {
+/** One request the emulator answered, for its live page (never a header, never the token). */
+export interface LiveRequest {
+  at: string;
+  method: string;
+  path: string;
+  status: number | string;
+  ms: number;
+  /** The seed's name of the token, or "no token". */
+  token: string;
+}
+
+export interface HtmlOptions {
+  /** The emulator's live page: reload every few seconds, and show the latest requests. */
+  live?: { refreshSeconds: number; requests: LiveRequest[] };
+}
+
+function requestsSection(requests: LiveRequest[]): string {
+  const rows = requests
+    .map(
+      (r) =>
+        `<tr><td>${html(r.at.slice(11, 23))}</td><td>${html(r.method)}</td><td class="path">${html(shorten(r.path))}</td><td class="n">${html(String(r.status))}</td><td class="n">${r.ms}</td><td>${html(r.token)}</td></tr>`,
+    )
+    .join('');
+  return `<section id="requests"><h2>Latest requests (${requests.length})</h2>${
+    requests.length
+      ? `<table><thead><tr><th>Time (UTC)</th><th>Method</th><th>Path</th><th class="n">Status</th><th class="n">ms</th><th>Token</th></tr></thead><tbody>${rows}</tbody></table>`
+      : '<p class="empty">No request yet: point testcycle at this emulator.</p>'
+  }</section>`;
+}
+
+export function renderHtml(model: DashboardModel, options: HtmlOptions = {}): string {
   const latest = model.latest;
   const previous = latest?.previous?.key ?? 'previous';
   const omitted = model.omitted.length
@@ -244,17 +275,22 @@ export function renderHtml(model: DashboardModel): string {
         omitted,
       ].join('\n')
     : '<section><p class="empty">No cycle matches the series.</p></section>';
+  const live = options.live;
+  // A meta refresh reloads without any script, so the CSP stays script-free.
+  const refresh = live
+    ? `\n<meta http-equiv="refresh" content="${Math.max(1, Math.round(live.refreshSeconds))}">`
+    : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="no-referrer">${refresh}
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${html(model.title)}</title>
 <style>${CSS}</style></head>
 <body><main>
 <h1>${html(model.title)}</h1>
 <p class="meta">${html(model.series)} · ${model.cycles.length} cycles, oldest first${model.generatedAt ? ` · ${html(model.generatedAt)}` : ''} · ${r.sent} requests${r.budget !== undefined ? ` (budget ${r.budget})` : ''}</p>
-${body}
+${body}${live ? `\n${requestsSection(live.requests)}` : ''}
 </main></body></html>
 `;
 }

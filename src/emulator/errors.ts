@@ -69,6 +69,8 @@ export const MESSAGES = {
     `The path ${JSON.stringify(path.slice(0, 200))} holds a malformed percent-encoding (% must be followed by two hex digits).`,
   foreignHost: (host: string | undefined) =>
     `Host ${JSON.stringify(host ?? '')} is not this emulator's: listening on loopback, it answers only 127.0.0.1, localhost and [::1] (a guard against DNS rebinding).`,
+  livePageToken:
+    'The live page at / needs a token (Authorization: Bearer) when the emulator listens beyond loopback.',
   controlToken:
     'Changing the emulator (/__emulator/reset) needs a read-write token: send Authorization: Bearer <token>.',
   methodNotAllowed: (method: string, path: string, allowed: string[]) =>

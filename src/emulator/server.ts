@@ -11,6 +11,7 @@ import { Chaos, type ChaosDecision, NO_CHAOS, parseChaos, type ChaosOptions } fr
 import { filterReference, openApiDocument } from './describe.js';
 import { ApiError, MESSAGES } from './errors.js';
 import { hostOf, isLoopbackAddress, linkBase, readBody, send } from './http-io.js';
+import { livePage, RequestLog } from './live-page.js';
 import { checkAccept, checkContentType } from './negotiate.js';
 import { parseRate, type RateLimit, RateWindow } from './rate-window.js';
 import { compileRoutes, matchRoute, type Route, type RouteMatch } from './routes.js';
@@ -32,6 +33,8 @@ export interface EmulatorOptions {
   maxBodyBytes?: number;
   /** A connection with no traffic for this long is closed; default 30 s. */
   idleTimeoutMs?: number;
+  /** Seconds between reloads of the live page at `/`; default 5. */
+  liveRefreshSeconds?: number;
 }
 
 export interface RunningEmulator {
@@ -49,6 +52,7 @@ export interface RunningEmulator {
 class Dropped {}
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
+const HTML_HEADERS = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const seed = options.seed ?? demoSeed();
@@ -65,6 +69,28 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const maxBody = options.maxBodyBytes ?? 1024 * 1024;
   const stats = new StatsCounter();
   const tokens = tokenTable(seed, service);
+  const tokenNames = new Map((seed.tokens ?? []).map((t) => [t.token, t.name ?? t.role]));
+  const requestLog = new RequestLog();
+  /** Every answered request is counted, and shown on the live page by its token's name. */
+  function record(
+    req: http.IncomingMessage,
+    url: URL,
+    route: string,
+    status: number | string,
+    started: number,
+  ) {
+    const method = req.method ?? 'GET';
+    stats.count(method, route, status);
+    const bearer = bearerOf(req);
+    requestLog.add({
+      at: new Date().toISOString(),
+      method,
+      path: url.pathname + url.search,
+      status,
+      ms: Math.round(performance.now() - started),
+      token: bearer ? (tokenNames.get(bearer) ?? 'unknown token') : 'no token',
+    });
+  }
 
   /** Control routes, outside /api/v1 and not counted: true when the request was one. */
   function control(req: http.IncomingMessage, res: http.ServerResponse, path: string): boolean {
@@ -74,12 +100,27 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       send(res, 200, stats.current(), JSON_HEADERS);
       return true;
     }
+    if (path === '/' && req.method === 'GET') {
+      // Beyond loopback the page shows a Space's data, so it asks for a token like the API does.
+      const bearer = bearerOf(req);
+      if (!ownHosts && !(bearer && tokens.has(bearer)))
+        send(res, 403, new ApiError(403, 'FORBIDDEN', MESSAGES.livePageToken).toBody());
+      else
+        res.writeHead(200, HTML_HEADERS).end(
+          livePage(service.store, requestLog.latest(), {
+            title: `Emulator: ${seed.project?.name ?? 'Space'}`,
+            refreshSeconds: options.liveRefreshSeconds,
+          }),
+        );
+      return true;
+    }
     if (path !== '/__emulator/reset' || req.method !== 'POST') return false;
     const bearer = bearerOf(req);
     if (!bearer || tokens.get(bearer)?.role !== 'read-write')
       send(res, 403, new ApiError(403, 'FORBIDDEN', MESSAGES.controlToken).toBody());
     else {
       stats.reset();
+      requestLog.clear();
       rate.clear();
       send(res, 200, { ok: true }, JSON_HEADERS);
     }
@@ -132,6 +173,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
+    const started = performance.now();
     const url = new URL(req.url ?? '/', 'http://emulator');
     let routeName = `${method} (unmatched)`;
     try {
@@ -161,17 +203,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       }
       // Processed, but the answer is lost: the client must look before it repeats a create.
       if (decision?.fault === 'reset-after') throw new Dropped();
-      stats.count(method, routeName, result.status);
+      record(req, url, routeName, result.status, started);
       send(res, result.status, result.body, {
         ...(result.etag ? { etag: result.etag } : {}),
         ...(match.route.kind === 'openapi' ? JSON_HEADERS : {}),
       });
     } catch (error) {
       if (error instanceof Dropped) {
-        stats.count(method, routeName, 'reset');
+        record(req, url, routeName, 'reset', started);
         req.socket.destroy();
       } else if (error instanceof ApiError) {
-        stats.count(method, routeName, error.status);
+        record(req, url, routeName, error.status, started);
         send(res, error.status, error.toBody(), error.headers);
       } else throw error;
     }
@@ -213,6 +255,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     stats: () => stats.snapshot(),
     resetStats: () => {
       stats.reset();
+      requestLog.clear();
       rate.clear();
     },
     close: () =>
