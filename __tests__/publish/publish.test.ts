@@ -226,7 +226,7 @@ describe('cycle', () => {
           cycle: { name: 'done', create: true, reopenDone: false, close: false },
         }),
       ),
-    ).rejects.toThrow(/is DONE; pass --reopen-done-cycle/);
+    ).rejects.toThrow(/is DONE; use reopen-done-cycle: true to record/);
     expect(executionsOf(emu, 'done').size).toBe(0);
     const reopened = await publish(
       clientOf(emu),
@@ -247,7 +247,7 @@ describe('cycle', () => {
           cycle: { key: 'DEMO-R99', create: true, reopenDone: false, close: false },
         }),
       ),
-    ).rejects.toThrow(/--cycle-key: no test cycle has the key DEMO-R99/);
+    ).rejects.toThrow(/^cycle-key: no test cycle has the key DEMO-R99/);
     await expect(
       publish(
         clientOf(emu),
@@ -255,7 +255,7 @@ describe('cycle', () => {
           cycle: { name: 'x', create: false, reopenDone: false, close: false },
         }),
       ),
-    ).rejects.toThrow(/--no-create-cycle/);
+    ).rejects.toThrow(/^cycle-name: no test cycle is named "x" and create-cycle: false is set/);
     expect(writes(emu.stats())).toBe(0);
   });
 });

@@ -18,7 +18,7 @@ const result: PublishResult = {
     passed: false,
     reasons: [
       'pass rate 93.02% is below 95% (basis: executed)',
-      '1 not executed (--fail-on-not-executed)',
+      '1 not executed (fail-on-not-executed)',
     ],
     evaluated: true,
   },

@@ -4,12 +4,23 @@ import { oneLine, plainText } from '../api/redact.js';
 import type { PublishResult } from '../publish/index.js';
 import type { ParsedReport, TestResult } from '../reports/model.js';
 
+export function setCycleOutputs(cycle: PublishResult['cycle']): void {
+  set({
+    'cycle-id': cycle.id,
+    'cycle-key': cycle.key,
+    'cycle-name': cycle.name,
+    'cycle-status': cycle.status,
+  });
+}
+
+function set(out: Record<string, string | number | null>): void {
+  for (const [name, value] of Object.entries(out))
+    core.setOutput(name, value === null ? '' : String(value));
+}
+
 export function setOutputs(result: PublishResult): void {
-  const out: Record<string, string | number | null> = {
-    'cycle-id': result.cycle.id,
-    'cycle-key': result.cycle.key,
-    'cycle-name': result.cycle.name,
-    'cycle-status': result.cycle.status,
+  setCycleOutputs(result.cycle);
+  set({
     passed: result.counts.passed,
     failed: result.counts.failed,
     blocked: result.counts.blocked,
@@ -28,9 +39,7 @@ export function setOutputs(result: PublishResult): void {
     requests: result.requests.total,
     'requests-retried': result.requests.retried,
     'rate-limited': result.requests.rateLimited,
-  };
-  for (const [name, value] of Object.entries(out))
-    core.setOutput(name, value === null ? '' : String(value));
+  });
 }
 
 export const MAX_STEP_ANNOTATIONS = 10;

@@ -22,6 +22,7 @@ import {
   parseRateLimit,
 } from './scheduler.js';
 import {
+  DEFAULT_TIMEOUT_MS,
   type Transport,
   type TransportResponse,
   createUndiciTransport,
@@ -131,16 +132,16 @@ export class ServiceClient {
     this.baseUrl =
       options.baseUrl instanceof URL ? options.baseUrl : normalizeBaseUrl(options.baseUrl);
     if (!options.token || !options.token.trim()) {
-      throw new ConfigError('--token', 'is required (set TESTCYCLE_TOKEN from a secret).');
+      throw new ConfigError('token', 'is required (set it from a secret).');
     }
     if (/\s/.test(options.token.trim())) {
-      throw new ConfigError('--token', 'must be the token alone, without "Bearer" or spaces.');
+      throw new ConfigError('token', 'must be the token alone, without "Bearer" or spaces.');
     }
     this.token = options.token.trim();
     this.redactor = options.redactor ?? new Redactor();
     this.redactor.add(this.token);
     this.logger = options.logger ?? silentLogger;
-    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const rateLimit =
       typeof options.rateLimit === 'string' ? parseRateLimit(options.rateLimit) : options.rateLimit;
     this.scheduler = new Scheduler({
@@ -230,12 +231,12 @@ export class ServiceClient {
       new ServiceError({ status: 0, method, path: shownPath, errors: [{ detail }] });
     if (res.tooLarge)
       throw refuse(
-        `the answer (${res.status}) was over ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB and was not read (the service's pages are far smaller); check --base-url and any proxy in between`,
+        `the answer (${res.status}) was over ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB and was not read (the service's pages are far smaller); check the base URL and any proxy in between`,
       );
     const document = parseDocument(res.body);
     if (res.status < 400 && res.body.trim() && !isJsonApi(res.headers['content-type'], document))
       throw refuse(
-        `the answer (${res.status}) is ${res.headers['content-type'] ? oneLine(res.headers['content-type']).slice(0, 80) : 'without a Content-Type'}, not a JSON:API document (${oneLine(res.body.slice(0, 60))}...): a proxy's login or error page? Check --base-url and any proxy in between`,
+        `the answer (${res.status}) is ${res.headers['content-type'] ? oneLine(res.headers['content-type']).slice(0, 80) : 'without a Content-Type'}, not a JSON:API document (${oneLine(res.body.slice(0, 60))}...): a proxy's login or error page? Check the base URL and any proxy in between`,
       );
     if (res.status >= 400) {
       throw new ServiceError({

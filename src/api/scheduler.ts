@@ -14,11 +14,20 @@ export interface RateLimit {
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimit = { count: 100, windowMs: 60_000 };
+export const DEFAULT_CONCURRENCY = 4;
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
+/** A rate limit as users write it: `100/1m` (the largest unit that divides the window). */
+export function formatRateLimit({ count, windowMs }: RateLimit): string {
+  const [unit, ms] = Object.entries(UNIT_MS)
+    .reverse()
+    .find(([, ms]) => windowMs % ms === 0)!;
+  return `${count}/${windowMs / ms}${unit}`;
+}
+
 /** `COUNT/WINDOW`, WINDOW like 1m, 30s, 500ms (DESIGN.md `--rate-limit`). */
-export function parseRateLimit(text: string, parameter = '--rate-limit'): RateLimit {
+export function parseRateLimit(text: string, parameter = 'rate-limit'): RateLimit {
   const match = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)?\s*(ms|s|m|h)\s*$/.exec(text);
   const count = match ? Number(match[1]) : NaN;
   const windowMs = match ? Number(match[2] ?? '1') * UNIT_MS[match[3]!]! : NaN;
@@ -117,7 +126,7 @@ export class Scheduler {
 
   constructor(options: SchedulerOptions = {}) {
     this.rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
-    this.concurrency = Math.max(1, options.concurrency ?? 4);
+    this.concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.random = options.random ?? Math.random;
     this.now = options.now ?? (() => performance.now());

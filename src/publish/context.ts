@@ -90,7 +90,7 @@ const PLACEHOLDERS = [
 export function renderCycleName(
   template: string,
   ctx: CiContext,
-  parameter = '--cycle-name',
+  parameter = 'cycle-name',
 ): string {
   const name = template.replace(
     /\{([a-z_0-9]+)(?::([A-Za-z_][A-Za-z0-9_]*))?\}/g,

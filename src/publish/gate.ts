@@ -4,6 +4,7 @@
  * and other reasonable shapes are read, else one ungrouped count per result value is asked for.
  */
 import type { JsonApiDocument, ServiceClient } from '../api/client.js';
+import { TestcycleError } from '../api/errors.js';
 import { f, type Filter } from '../api/filter.js';
 import { EXECUTION_RESULTS, type ExecutionResult } from '../schema/resources.js';
 
@@ -30,6 +31,13 @@ export interface CycleCounts {
 export interface GateVerdict {
   passed: boolean;
   reasons: string[];
+}
+
+/** The thresholds failed: each adapter maps this kind once (exit 1, a failed step). */
+export class GateFailedError extends TestcycleError {
+  constructor(readonly reasons: string[]) {
+    super(reasons.join('; '), 'GATE_FAILED', 'gate');
+  }
 }
 
 export function hasThresholds(g: GateOptions | undefined): g is GateOptions {
@@ -87,7 +95,7 @@ export function verdict(counts: CycleCounts, gate: GateOptions): GateVerdict {
   if (gate.maxBlocked !== undefined && counts.blocked > gate.maxBlocked)
     reasons.push(`${counts.blocked} blocked, more than ${gate.maxBlocked} allowed`);
   if (gate.failOnNotExecuted && counts.notExecuted + counts.inProgress > 0) {
-    reasons.push(`${counts.notExecuted + counts.inProgress} not executed (--fail-on-not-executed)`);
+    reasons.push(`${counts.notExecuted + counts.inProgress} not executed (fail-on-not-executed)`);
   }
   return { passed: reasons.length === 0, reasons };
 }

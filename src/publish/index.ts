@@ -1,6 +1,7 @@
 export {
   publish,
   requestsOf,
+  cycleInfo,
   UnmatchedError,
   KeyCollisionError,
   type PublishOptions,
@@ -21,6 +22,7 @@ export {
   type CycleOptions,
 } from './cycle.js';
 export {
+  GateFailedError,
   cycleCounts,
   verdict,
   passRate,
@@ -42,13 +44,26 @@ export { populateCycle } from './populate.js';
 export {
   publishSettings,
   gateSettings,
-  userFilterSetting,
   cycleSettings,
+  createCycleSettings,
+  clientSettings,
+  reportSettings,
+  userFilterSetting,
   jsonSetting,
+  rateSetting,
+  listSetting,
   choice,
+  flag,
+  numeric,
+  required,
+  text,
   settingsFrom,
   type SettingSource,
   type PublishSettings,
+  type ClientSettings,
+  type ReportSettings,
+  type CreateCycleSettings,
 } from './settings.js';
+export { readReportSet } from './reports.js';
 export { renderSummary, escapeHtml, MAX_SUMMARY_BYTES } from './summary.js';
 export { gateCycle, createCycle, closeCycle, type CreateCycleResult } from './commands.js';

@@ -35,7 +35,7 @@ export interface Unmatched {
   reason: string;
 }
 
-export function keyPattern(source: string | undefined, parameter = '--key-pattern'): RegExp {
+export function keyPattern(source: string | undefined, parameter = 'key-pattern'): RegExp {
   try {
     return new RegExp(source ?? DEFAULT_KEY_PATTERN);
   } catch (error) {
@@ -48,7 +48,7 @@ export function keyPattern(source: string | undefined, parameter = '--key-patter
 
 const TEMPLATE_FIELDS = ['classname', 'name', 'suite', 'file', 'params'];
 
-export function checkAutomationKeyTemplate(template: string, parameter = '--automation-key'): void {
+export function checkAutomationKeyTemplate(template: string, parameter = 'automation-key'): void {
   for (const [, field] of template.matchAll(/\{([^}]*)\}/g)) {
     if (!TEMPLATE_FIELDS.includes(field!)) {
       throw new ConfigError(

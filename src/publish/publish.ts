@@ -3,7 +3,7 @@
  * Adapters (CLI, action, library users) call publish() with one options object.
  */
 import type { ServiceClient } from '../api/client.js';
-import { stopIfInterrupted, TestcycleError } from '../api/errors.js';
+import { render, stopIfInterrupted, TestcycleError, type Words } from '../api/errors.js';
 import { oneLine, type Logger, silentLogger } from '../api/redact.js';
 import type { RequestStats } from '../api/scheduler.js';
 import type { ParsedReport, TestResult } from '../reports/model.js';
@@ -64,11 +64,10 @@ export interface PublishResult {
 
 export class UnmatchedError extends TestcycleError {
   constructor(readonly unmatched: Unmatched[]) {
+    const shown = unmatched.slice(0, 5).map((u) => u.test);
     super(
-      `${unmatched.length} test(s) match no test case (--on-unmatched fail): ${unmatched
-        .slice(0, 5)
-        .map((u) => u.test)
-        .join('; ')}${unmatched.length > 5 ? '; ...' : ''}`,
+      (w) =>
+        `${unmatched.length} test(s) match no test case (${w.value('on-unmatched', 'fail')}): ${shown.join('; ')}${unmatched.length > 5 ? '; ...' : ''}`,
       'UNMATCHED',
       'report',
     );
@@ -77,7 +76,11 @@ export class UnmatchedError extends TestcycleError {
 
 export class KeyCollisionError extends TestcycleError {
   constructor(readonly collisions: KeyCollision[]) {
-    super(describeCollisions(collisions, '--on-key-collision fail'), 'KEY_COLLISION', 'report');
+    super(
+      (w) => describeCollisions(collisions, w.value('on-key-collision', 'fail'), w),
+      'KEY_COLLISION',
+      'report',
+    );
   }
 }
 
@@ -87,8 +90,8 @@ export async function publish(
 ): Promise<PublishResult> {
   const logger = options.logger ?? silentLogger;
   const warnings: string[] = [];
-  const warn = (text: string) => {
-    warnings.push(text);
+  const warn = (text: string | Words) => {
+    warnings.push(render(text));
     logger.warn(text);
   };
 
@@ -232,7 +235,9 @@ export async function publish(
   } catch (error) {
     // Nothing written is lost, and a re-run repeats none of it: say so, so that people re-run.
     if (error instanceof TestcycleError && done > 0)
-      error.message += ` ${done} of ${total} results were written before this; running the same command again writes the rest and repeats nothing.`;
+      error.append(
+        `${done} of ${total} results were written before this; running the same command again writes the rest and repeats nothing.`,
+      );
     throw error;
   }
   if (total > 0 && lastPct < 20) report(true);
@@ -275,7 +280,8 @@ function localCounts(plan: Plan, final: Map<string, ExecutionResult>): CycleCoun
   return countsFrom(byResult);
 }
 
-function cycleInfo(
+/** A cycle as results, outputs and `--json` show it: id, key, name, status. */
+export function cycleInfo(
   resource: { id: string; attributes: Record<string, unknown> } | undefined,
   name?: string,
 ): PublishResult['cycle'] {
@@ -311,7 +317,7 @@ function formatDuration(ms: number): string {
  */
 function withoutCollisions(
   options: PublishOptions,
-  warn: (text: string) => void,
+  warn: (text: string | Words) => void,
 ): { tests: { test: TestResult; file: string }[]; collided: Unmatched[] } {
   const all = options.reports.flatMap((r) => r.tests.map((test) => ({ test, file: r.file })));
   const mode = options.onKeyCollision ?? 'warn';
@@ -320,7 +326,13 @@ function withoutCollisions(
   const collisions = findKeyCollisions(all, keys, options.match.automationKey);
   if (collisions.length === 0) return { tests: all, collided: [] };
   if (mode === 'fail') throw new KeyCollisionError(collisions);
-  warn(describeCollisions(collisions, 'left out; --on-key-collision merge writes them as one'));
+  warn((w) =>
+    describeCollisions(
+      collisions,
+      `left out; ${w.value('on-key-collision', 'merge')} writes them as one`,
+      w,
+    ),
+  );
   const sharing = new Map(collisions.map((c) => [c.key, c.tests.length]));
   const tests: { test: TestResult; file: string }[] = [];
   const collided: Unmatched[] = [];
