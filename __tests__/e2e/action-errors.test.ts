@@ -124,3 +124,31 @@ test.each([
 ])('the failure line of kind %s', (_kind, error, line) => {
   expect(failureLine(error)).toEqual(line);
 });
+
+test('verbose: each request is an ordinary log line (method, path, status, time, retries), never a header or the token', async () => {
+  // The emulator allows 4 requests a second, the step believes it may send 1000 a minute: 429s.
+  const emu = await emulator({ seed, rateLimit: '4/1s' });
+  const run = await runAction(
+    {
+      'base-url': emu.url,
+      token: RW,
+      'rate-limit': '1000/1m',
+      reports: report,
+      'cycle-name': 'Verbose',
+      verbose: 'true',
+    },
+    { TESTCYCLE_RETRY_BASE_MS: '50' },
+  );
+  expect(run.code).toBe(0);
+  const lines = run.stdout.split('\n');
+  expect(lines).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/^GET \/projects -> 200 \(\d+ ms\)$/),
+      expect.stringMatching(/^[A-Z]+ \/.+ -> 429 \(\d+ ms(, retry \d+)?\)$/),
+      expect.stringMatching(/^[A-Z]+ \/.+ -> 20\d \(\d+ ms, retry \d+\)$/),
+    ]),
+  );
+  expect(run.stdout).not.toContain('::debug::');
+  expect(run.stdout).not.toMatch(/authorization|bearer/i);
+  expect(run.stdout.replace(/^::add-mask::.*$/gm, '')).not.toContain(RW);
+});

@@ -193,12 +193,14 @@ export class ServiceClient {
 
     const result = await this.scheduler.schedule<TransportResponse>(
       { method, repeatable, signal: options.signal },
-      async () => {
+      async (attempt) => {
         const started = performance.now();
+        // The request log (verbose): method, path, status, time and retries; never headers.
+        const retry = attempt > 1 ? `, retry ${attempt - 1}` : '';
         try {
           const res = await this.transport({ method, url, headers, body });
           this.logger.debug(
-            `${method} ${shownPath} -> ${res.status} (${Math.round(performance.now() - started)} ms)`,
+            `${method} ${shownPath} -> ${res.status} (${Math.round(performance.now() - started)} ms${retry})`,
           );
           const outcome: AttemptOutcome<TransportResponse> = {
             kind: 'response',
@@ -210,7 +212,7 @@ export class ServiceClient {
         } catch (error) {
           const sent = !wasNotSent(error);
           this.logger.debug(
-            `${method} ${shownPath} -> ${describeNetworkError(error, this.timeoutMs)}`,
+            `${method} ${shownPath} -> ${describeNetworkError(error, this.timeoutMs)} (${Math.round(performance.now() - started)} ms${retry})`,
           );
           return { kind: 'network', error, sent };
         }

@@ -150,7 +150,8 @@ export class Scheduler {
   /** Run one logical request: pace it, send attempts, retry what is safe to retry. */
   async schedule<T>(
     request: ScheduleRequest,
-    attempt: () => Promise<AttemptOutcome<T>>,
+    /** Sends one attempt; `n` counts them from 1 (a retry is n > 1). */
+    attempt: (n: number) => Promise<AttemptOutcome<T>>,
   ): Promise<ScheduleResult<T>> {
     let failures = 0;
     let rateLimited = 0;
@@ -158,7 +159,7 @@ export class Scheduler {
       await this.acquire(request.signal);
       let outcome: AttemptOutcome<T>;
       try {
-        outcome = await attempt();
+        outcome = await attempt(attempts);
       } catch (error) {
         outcome = { kind: 'network', error, sent: true };
       } finally {
