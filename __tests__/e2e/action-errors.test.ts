@@ -152,3 +152,30 @@ test('verbose: each request is an ordinary log line (method, path, status, time,
   expect(run.stdout).not.toMatch(/authorization|bearer/i);
   expect(run.stdout.replace(/^::add-mask::.*$/gm, '')).not.toContain(RW);
 });
+
+test('a dry run: summary and outputs are a plan, the gate is skipped, nothing is written', async () => {
+  const emu = await emulator({ seed, rateLimit: '1000/1m' });
+  const run = await runAction({
+    'base-url': emu.url,
+    token: RW,
+    'rate-limit': '1000/1m',
+    reports: report,
+    'cycle-name': 'Planned',
+    'dry-run': 'true',
+    'min-pass-rate': '100',
+  });
+  expect(run.code).toBe(0);
+  expect(run.outputs).toMatchObject({
+    'dry-run': 'true',
+    gate: 'skipped',
+    'cycle-key': '',
+    'cycle-status': '',
+    created: '1',
+    updated: '0',
+    'planned-requests': expect.stringMatching(/^\d+$/),
+  });
+  expect(run.summary).toContain('📝 Dry run: the plan, nothing written');
+  expect(run.summary).toContain('(would be created)');
+  expect(run.summary).toContain('Gate: not evaluated (dry run)');
+  expect(emu.stats().byMethod.POST ?? 0).toBe(0);
+});

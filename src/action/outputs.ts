@@ -1,7 +1,7 @@
 /** The publish result flattened to kebab-case outputs (DESIGN.md), annotations and the check run. */
 import * as core from '@actions/core';
 import { oneLine, plainText } from '../api/redact.js';
-import type { PublishResult } from '../publish/index.js';
+import { gateOutcome, type PublishResult } from '../publish/index.js';
 import type { ParsedReport, TestResult } from '../reports/model.js';
 
 export function setCycleOutputs(cycle: PublishResult['cycle']): void {
@@ -29,16 +29,19 @@ export function setOutputs(result: PublishResult): void {
     'in-progress': result.counts.inProgress,
     total: result.counts.total,
     'pass-rate': result.passRate,
-    gate: result.gate.passed ? 'passed' : 'failed',
+    gate: gateOutcome(result),
     'gate-reasons': result.gate.reasons.join('\n'),
-    created: result.writes.created,
-    updated: result.writes.updated,
+    // A dry run: what it would create and update (dry-run says so).
+    created: result.dryRun?.create ?? result.writes.created,
+    updated: result.dryRun?.update ?? result.writes.updated,
     unchanged: result.writes.unchanged,
     'cases-created': result.writes.casesCreated,
     unmatched: result.unmatched.length,
     requests: result.requests.total,
     'requests-retried': result.requests.retried,
     'rate-limited': result.requests.rateLimited,
+    'dry-run': String(!!result.dryRun),
+    'planned-requests': result.dryRun?.plannedRequests ?? '',
   });
 }
 
@@ -101,10 +104,12 @@ export async function createCheckRun(
     title: titleOf(test),
     message: plainText(test.message ?? 'failed').slice(0, 64_000),
   }));
-  const conclusion = result.gate.passed ? 'success' : 'failure';
-  const title = result.gate.evaluated
-    ? `${result.gate.passed ? 'Gate passed' : 'Gate failed'}: pass rate ${result.passRate ?? 'n/a'}%`
-    : `Published ${result.counts.total} results`;
+  const conclusion = result.dryRun ? 'neutral' : result.gate.passed ? 'success' : 'failure';
+  const title = result.dryRun
+    ? `Dry run: would create ${result.dryRun.create}, update ${result.dryRun.update}`
+    : result.gate.evaluated
+      ? `${result.gate.passed ? 'Gate passed' : 'Gate failed'}: pass rate ${result.passRate ?? 'n/a'}%`
+      : `Published ${result.counts.total} results`;
   const text =
     summary.length > MAX_CHECK_SUMMARY
       ? `${summary.slice(0, MAX_CHECK_SUMMARY - 100)}\n\n_… cut to fit the check run's limit._`

@@ -8,6 +8,7 @@ import {
   cycleInfo,
   cycleSettings,
   gateCycle,
+  gateOutcome,
   gateSettings,
   publish,
   publishSettings,
@@ -116,7 +117,12 @@ async function finish(
     ctx.io.stdout(
       JSON.stringify({
         ...out,
-        gate: { passed: result.gate.passed, reasons: result.gate.reasons },
+        // A dry run has no verdict: passed null, outcome skipped.
+        gate: {
+          outcome: gateOutcome(result),
+          passed: result.dryRun ? null : result.gate.passed,
+          reasons: result.gate.reasons,
+        },
       }),
     );
   } else {
@@ -128,20 +134,25 @@ async function finish(
 function humanResult(r: PublishResult, color: boolean): string {
   const paint = (code: number, text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
   const c = r.counts;
+  const plan = r.dryRun;
+  const status = plan?.createCycle
+    ? 'would be created'
+    : `${r.cycle.status}${plan?.activateCycle ? ', would be made ACTIVE' : ''}`;
   const lines = [
-    `cycle ${r.cycle.key ?? '(new)'} "${r.cycle.name}" (${r.cycle.status})`,
+    `cycle ${r.cycle.key ?? '(new)'} "${r.cycle.name}" (${status})`,
     `results: ${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.skipped} skipped, ${c.notExecuted} not executed${c.inProgress ? `, ${c.inProgress} in progress` : ''} (${c.total} total)${r.passRate === null ? '' : `, pass rate ${r.passRate}%`}`,
   ];
-  if (
-    r.writes.created + r.writes.updated + r.writes.unchanged + r.writes.casesCreated > 0 ||
-    r.dryRun
-  ) {
+  if (plan) {
+    lines.push(
+      `plan: would create ${plan.create}, update ${plan.update}, leave ${r.writes.unchanged} unchanged`,
+      `dry run: nothing written; about ${plan.plannedRequests} more requests planned`,
+      'gate: skipped (dry run)',
+    );
+  } else if (r.writes.created + r.writes.updated + r.writes.unchanged + r.writes.casesCreated > 0) {
     lines.push(
       `writes: ${r.writes.created} created, ${r.writes.updated} updated, ${r.writes.unchanged} unchanged${r.writes.casesCreated ? `, ${r.writes.casesCreated} test cases created` : ''}`,
     );
   }
-  if (r.dryRun)
-    lines.push(`dry run: nothing written; about ${r.dryRun.plannedRequests} more requests planned`);
   if (r.unmatched.length) lines.push(`unmatched: ${r.unmatched.length} test(s)`);
   if (r.gate.evaluated)
     lines.push(

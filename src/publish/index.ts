@@ -2,6 +2,7 @@ export {
   publish,
   requestsOf,
   cycleInfo,
+  gateOutcome,
   UnmatchedError,
   KeyCollisionError,
   type PublishOptions,

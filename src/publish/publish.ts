@@ -58,7 +58,18 @@ export interface PublishResult {
   writes: { created: number; updated: number; unchanged: number; casesCreated: number };
   unmatched: Unmatched[];
   requests: Pick<RequestStats, 'total' | 'byMethod' | 'retried' | 'rateLimited'>;
-  dryRun?: { plannedRequests: number; createCycle: boolean; activateCycle: boolean };
+  /**
+   * A dry run's plan: nothing was written (`writes` are zero), the cycle may not exist yet
+   * (`cycle.status` is then ''), and the gate was not evaluated (gateOutcome: skipped).
+   */
+  dryRun?: {
+    plannedRequests: number;
+    createCycle: boolean;
+    activateCycle: boolean;
+    /** Executions the publish would create and update. */
+    create: number;
+    update: number;
+  };
   warnings: string[];
 }
 
@@ -175,7 +186,13 @@ export async function publish(
       writes: { created: 0, updated: 0, unchanged, casesCreated: 0 },
       unmatched: match.unmatched,
       requests: requestsOf(client),
-      dryRun: { plannedRequests: planned, createCycle, activateCycle },
+      dryRun: {
+        plannedRequests: planned,
+        createCycle,
+        activateCycle,
+        create: creates,
+        update: updates,
+      },
       warnings,
     };
   }
@@ -289,8 +306,15 @@ export function cycleInfo(
     id: resource?.id ?? null,
     key: (resource?.attributes.testCycleKey as string | undefined) ?? null,
     name: String(resource?.attributes.name ?? name ?? ''),
-    status: String(resource?.attributes.status ?? 'ACTIVE'),
+    // A cycle a dry run would create has no status yet.
+    status: String(resource?.attributes.status ?? ''),
   };
+}
+
+/** The gate as outputs show it: a dry run wrote nothing, so it has no verdict. */
+export function gateOutcome(result: PublishResult): 'passed' | 'failed' | 'skipped' {
+  if (result.dryRun) return 'skipped';
+  return result.gate.passed ? 'passed' : 'failed';
 }
 
 /** The request figures of a result (`--json` requests field). */
