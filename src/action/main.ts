@@ -2,6 +2,7 @@
  * The GitHub adapter: inputs, outputs, job summary, annotations, check run. Only this folder
  * imports @actions/*; the work lives in src/publish, src/api and src/reports.
  */
+import { tmpdir } from 'node:os';
 import * as core from '@actions/core';
 import { ServiceClient } from '../api/client.js';
 import { type ErrorKind, messageOf, TestcycleError } from '../api/errors.js';
@@ -103,6 +104,8 @@ export async function run(): Promise<void> {
       redactor,
       logger,
       userAgent: 'testcycle-action',
+      // The steps of one job pace together (issue 13): RUNNER_TEMP is per job.
+      sharedPaceDir: process.env.RUNNER_TEMP || tmpdir(),
     });
     try {
       const outcome = await step(client);

@@ -18,9 +18,11 @@ import {
   type RateLimit,
   type RequestStats,
   type RetryPolicy,
+  DEFAULT_RATE_LIMIT,
   Scheduler,
   parseRateLimit,
 } from './scheduler.js';
+import { PaceFile } from './pace.js';
 import {
   DEFAULT_TIMEOUT_MS,
   type Transport,
@@ -101,6 +103,11 @@ export interface ClientOptions {
   transport?: Transport;
   random?: () => number;
   userAgent?: string;
+  /**
+   * A directory where processes on the same token and base URL share their pace (the steps of
+   * one CI job; the action uses RUNNER_TEMP). Without it the client paces alone.
+   */
+  sharedPaceDir?: string;
 }
 
 export type RequestMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -149,6 +156,14 @@ export class ServiceClient {
       concurrency: options.concurrency,
       retry: options.retry,
       random: options.random,
+      shared: options.sharedPaceDir
+        ? new PaceFile(
+            options.sharedPaceDir,
+            this.baseUrl.href,
+            this.token,
+            (rateLimit ?? DEFAULT_RATE_LIMIT).windowMs,
+          )
+        : undefined,
     });
     this.transport = options.transport ?? createUndiciTransport({ timeoutMs: this.timeoutMs });
     this.userAgent = options.userAgent ?? 'testcycle';
@@ -159,6 +174,7 @@ export class ServiceClient {
   }
 
   async close(): Promise<void> {
+    this.scheduler.close();
     await this.transport.close?.();
   }
 

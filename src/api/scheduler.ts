@@ -5,8 +5,10 @@
  * Pacing: at most `count` requests in any `windowMs`, where a request counts from the moment its
  * response arrived and while it is in flight. The server saw each request no later than we saw
  * its answer, so this never exceeds a sliding, fixed or token-bucket limit of the same size.
+ * With a SharedPace (pace.ts), the answers other processes on the same token received count too.
  */
 import { ConfigError, InterruptedError } from './errors.js';
+import type { SharedPace } from './pace.js';
 
 export interface RateLimit {
   count: number;
@@ -89,6 +91,10 @@ export interface SchedulerOptions {
   /** Jitter source; tests pass a seeded one. */
   random?: () => number;
   now?: () => number;
+  /** The pace of other processes on the same token (the steps of one job). */
+  shared?: SharedPace;
+  /** The wall clock, for times shared between processes (default Date.now). */
+  wallNow?: () => number;
 }
 
 export interface ScheduleRequest {
@@ -110,6 +116,8 @@ export class Scheduler {
   private readonly policy: RetryPolicy;
   private readonly random: () => number;
   private readonly now: () => number;
+  private readonly wallNow: () => number;
+  private readonly shared: SharedPace | undefined;
 
   /** Answer times of the requests inside the current window, oldest first. */
   private readonly completions: number[] = [];
@@ -131,6 +139,18 @@ export class Scheduler {
     this.random = options.random ?? Math.random;
     this.now = options.now ?? (() => performance.now());
     this.allowance = this.rateLimit.count;
+    this.wallNow = options.wallNow ?? Date.now;
+    this.shared = options.shared;
+    // What the steps before this one spent is still in the window: count it, on this clock.
+    const now = this.now();
+    const wall = this.wallNow();
+    for (const at of this.shared?.recent(this.rateLimit.windowMs) ?? [])
+      this.completions.push(now - (wall - at));
+  }
+
+  /** Writes this process's recent answer times for the processes after it. */
+  close(): void {
+    this.shared?.flush();
   }
 
   /**
@@ -260,6 +280,7 @@ export class Scheduler {
   private release(): void {
     this.inFlight--;
     this.completions.push(this.now());
+    this.shared?.record(this.wallNow());
     this.pump();
   }
 

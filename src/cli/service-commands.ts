@@ -1,5 +1,6 @@
 /** The commands that talk to the service: publish, gate, cycle create, cycle close, check. */
 import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { ServiceClient } from '../api/client.js';
 import {
   closeCycle,
@@ -33,6 +34,8 @@ async function withClient<T>(
     redactor: ctx.redactor,
     logger: ctx.logger,
     userAgent: 'testcycle-cli',
+    // Commands run one after another in a CI job pace together on the token.
+    sharedPaceDir: tmpdir(),
   });
   try {
     return await work(client);
