@@ -426,8 +426,6 @@ export const SETTINGS = {
   },
 } as const satisfies Record<string, Setting>;
 
-export type SettingKey = keyof typeof SETTINGS;
-
 export function settingOf(key: string): Setting | undefined {
   return Object.hasOwn(SETTINGS, key) ? (SETTINGS as Record<string, Setting>)[key] : undefined;
 }

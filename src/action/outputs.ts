@@ -45,7 +45,7 @@ export function setOutputs(result: PublishResult): void {
   });
 }
 
-export const MAX_STEP_ANNOTATIONS = 10;
+const MAX_STEP_ANNOTATIONS = 10;
 
 /** A failed test's annotation title: one line, at most GitHub's 255 characters. */
 function titleOf(test: TestResult): string {

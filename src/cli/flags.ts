@@ -120,7 +120,7 @@ export function usageLine(command: CommandName): string {
 }
 
 /** One flag per line, its description wrapped beside it, with its default and variable. */
-export function flagHelp(rows: [string, Setting, CommandName?][]): string {
+function flagHelp(rows: [string, Setting, CommandName?][]): string {
   const left = rows.map(([key, s, command]) => `  ${usageOf(key, s, command ?? 'publish')}`);
   const width = Math.min(32, Math.max(...left.map((l) => l.length)) + 2);
   return rows

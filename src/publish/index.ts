@@ -52,7 +52,6 @@ export {
   userFilterSetting,
   jsonSetting,
   rateSetting,
-  listSetting,
   choice,
   flag,
   numeric,

@@ -132,7 +132,7 @@ export function rateSetting(src: SettingSource, key: string): RateLimit {
 }
 
 /** `reports`: a list, or one pattern per line (or comma-separated). */
-export function listSetting(src: SettingSource, key: string): string[] {
+function listSetting(src: SettingSource, key: string): string[] {
   const given = src.list?.(key) ?? src.string(key)?.split(/\r?\n|,/);
   return (given ?? []).map((s) => s.trim()).filter(Boolean);
 }
