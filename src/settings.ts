@@ -46,6 +46,8 @@ export interface Setting {
   max?: number;
   /** Required in every mode and command that uses it (action.yml `required: true`). */
   required?: boolean;
+  /** Settings of one group name one thing: exactly one of those a command takes is required. */
+  oneOf?: string;
   /** The CLI also reads this environment variable when the flag is not given. */
   env?: string;
   /** The action modes that read it; absent: not an action input. */
@@ -124,6 +126,7 @@ export const SETTINGS = {
   },
   'cycle-key': {
     type: 'string',
+    oneOf: 'cycle',
     placeholder: 'KEY',
     modes: ['publish', 'gate', 'close-cycle'],
     commands: CYCLE_TARGET,
@@ -132,6 +135,7 @@ export const SETTINGS = {
   },
   'cycle-name': {
     type: 'string',
+    oneOf: 'cycle',
     placeholder: 'NAME',
     modes: MODES,
     commands: [...CYCLE_TARGET, 'cycle create'],

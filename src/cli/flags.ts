@@ -101,22 +101,29 @@ function usageOf(key: string, s: Setting, command: CommandName): string {
 /** `testcycle publish --report GLOB [--format F] (--cycle-key KEY | --cycle-name NAME) ...`. */
 export function usageLine(command: CommandName): string {
   const settings = settingsOfCommand(command);
-  const has = (key: string) => settings.some(([k]) => k === key);
+  const common = isServiceCommand(command);
   const parts: string[] = [];
+  const groups = new Set<string>();
   for (const [key, s] of settings) {
-    if (COMMON.has(key) && command !== 'parse') continue;
-    if (key === 'cycle-key') continue;
-    if (key === 'cycle-name' && has('cycle-key'))
-      parts.push(
-        `(${usageOf('cycle-key', settingOf('cycle-key')!, command)} | ${usageOf(key, s, command)})`,
-      );
-    else if (s.required || (key === 'cycle-name' && command === 'cycle create'))
+    if (common && COMMON.has(key)) continue;
+    if (s.oneOf) {
+      // A group is written once, where its first member stands: (--cycle-key KEY | --cycle-name NAME).
+      if (groups.has(s.oneOf)) continue;
+      groups.add(s.oneOf);
+      const members = settings.filter(([, m]) => m.oneOf === s.oneOf);
+      const alternatives = members.map(([k, m]) => usageOf(k, m, command)).join(' | ');
+      parts.push(members.length > 1 ? `(${alternatives})` : alternatives);
+    } else if (s.required)
       parts.push(usageOf(key, s, command) + (s.type === 'list' ? ' (repeatable)' : ''));
     else parts.push(`[${usageOf(key, s, command)}]`);
   }
-  if (settings.some(([key]) => COMMON.has(key)) && command !== 'parse')
-    parts.push('[common flags]');
+  if (common) parts.push('[common flags]');
   return `testcycle ${command} ${parts.join(' ')}`;
+}
+
+/** Commands that talk to the service take the common flags (listed apart in their help). */
+function isServiceCommand(command: CommandName): boolean {
+  return settingOf('base-url')!.commands!.includes(command);
 }
 
 /** One flag per line, its description wrapped beside it, with its default and variable. */
@@ -154,8 +161,9 @@ export function commandHelp(command: CommandName, summary: string): string {
   const rows = settingsOfCommand(command).map(
     ([key, s]) => [key, s, command] as [string, Setting, CommandName],
   );
-  const own = rows.filter(([key]) => !COMMON.has(key) || command === 'parse');
-  const common = rows.filter(([key]) => COMMON.has(key) && command !== 'parse');
+  const shared = (key: string) => isServiceCommand(command) && COMMON.has(key);
+  const own = rows.filter(([key]) => !shared(key));
+  const common = rows.filter(([key]) => shared(key));
   return [
     `usage: ${usageLine(command)}`,
     '',
