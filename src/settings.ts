@@ -273,6 +273,16 @@ export const SETTINGS = {
     commands: GATE_COMMANDS,
     description: "Gate: fail when the cycle's pass rate (percent) is below this.",
   },
+  'max-pass-rate-drop': {
+    type: 'number',
+    min: 0,
+    max: 100,
+    placeholder: 'POINTS',
+    modes: GATE_MODES,
+    commands: GATE_COMMANDS,
+    description:
+      "Gate: fail when the cycle's pass rate fell by more than POINTS against the previous cycle of the same series (the cycles whose names cycle-name's template renders, each placeholder standing for any text).",
+  },
   'max-failed': {
     type: 'integer',
     min: 0,

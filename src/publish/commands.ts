@@ -4,7 +4,7 @@ import { ConfigError } from '../api/errors.js';
 import { oneLine, type Logger } from '../api/redact.js';
 import type { CycleStatus } from '../schema/resources.js';
 import { type CycleOptions, findCycle, resolveCycle, setCycleStatus } from './cycle.js';
-import { cycleCounts, type GateOptions, hasThresholds, passRate, verdict } from './gate.js';
+import { evaluateGate, type GateOptions, hasThresholds, passRate } from './gate.js';
 import { populateCycle } from './populate.js';
 import { cycleInfo, type PublishResult, requestsOf } from './publish.js';
 
@@ -27,8 +27,8 @@ export async function gateCycle(
   gate: GateOptions,
 ): Promise<PublishResult> {
   const cycle = await mustFind(client, target);
-  const counts = await cycleCounts(client, cycle.id, gate.filter);
-  const v = hasThresholds(gate) ? verdict(counts, gate) : { passed: true, reasons: [] };
+  const { counts, verdict } = await evaluateGate(client, cycle, gate);
+  const v = hasThresholds(gate) ? verdict : { passed: true, reasons: [] };
   return {
     cycle: cycleInfo(cycle),
     counts,

@@ -25,6 +25,8 @@ export {
 export {
   GateFailedError,
   cycleCounts,
+  evaluateGate,
+  previousCycle,
   verdict,
   passRate,
   hasThresholds,
@@ -32,6 +34,7 @@ export {
   type GateOptions,
   type CycleCounts,
   type GateVerdict,
+  type PreviousCycle,
 } from './gate.js';
 export {
   DEFAULT_AUTOMATION_KEY,

@@ -12,12 +12,11 @@ import { type ResolvedCycle, resolveCycle, setCycleStatus } from './cycle.js';
 import {
   type CycleCounts,
   countsFrom,
-  cycleCounts,
+  evaluateGate,
   type GateOptions,
   type GateVerdict,
   hasThresholds,
   passRate,
-  verdict,
 } from './gate.js';
 import {
   describeCollisions,
@@ -122,7 +121,7 @@ export async function publish(
   const finalCycle = options.cycle.close
     ? await setCycleStatus(client, cycleResource, 'DONE')
     : cycleResource;
-  const { counts, gate } = await gateStep(run, cycleResource.id, localCounts(plan, written.final));
+  const { counts, gate } = await gateStep(run, cycleResource, localCounts(plan, written.final));
   return {
     cycle: cycleInfo(finalCycle, options.cycle.name),
     counts,
@@ -249,7 +248,9 @@ function dryRunResult(
     (createCycle ? 2 : 0) +
     (activateCycle ? 2 : 0) +
     (options.cycle.close ? 2 : 0) +
-    (hasThresholds(options.gate) ? 1 : 0);
+    (hasThresholds(options.gate) ? 1 : 0) +
+    // The previous cycle of the series: one listing page and its aggregate.
+    (options.gate?.maxPassRateDrop !== undefined ? 2 : 0);
   run.logger.info(
     `dry run: ${createCycle ? `would create cycle "${options.cycle.name}", ` : ''}${activateCycle ? 'would make the cycle ACTIVE, ' : ''}` +
       `${plan.creates} to create, ${plan.updates} to update, ${plan.unchanged} unchanged; about ${planned} more requests (${client.stats.total} read so far)`,
@@ -334,14 +335,14 @@ async function writeResults(
 /** With thresholds: one aggregate over the whole cycle (every shard), then the verdict. */
 async function gateStep(
   run: Run,
-  cycleId: string,
+  cycle: Resource<'test_cycles'>,
   local: CycleCounts,
 ): Promise<{ counts: CycleCounts; gate: PublishResult['gate'] }> {
   const gate = run.options.gate;
   if (!hasThresholds(gate))
     return { counts: local, gate: { passed: true, reasons: [], evaluated: false } };
-  const counts = await cycleCounts(run.client, cycleId, gate.filter);
-  return { counts, gate: { ...verdict(counts, gate), evaluated: true } };
+  const { counts, verdict } = await evaluateGate(run.client, cycle, gate);
+  return { counts, gate: { ...verdict, evaluated: true } };
 }
 
 /** The cycle's counts from what this run read and wrote (no extra request). */

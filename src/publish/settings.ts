@@ -196,8 +196,17 @@ export function reportSettings(src: SettingSource): ReportSettings {
 }
 
 export function gateSettings(src: SettingSource): GateOptions {
+  const maxPassRateDrop = numeric(src, 'max-pass-rate-drop');
+  const series = raw(src, 'cycle-name');
+  if (maxPassRateDrop !== undefined && !series)
+    throw new ConfigError(
+      'max-pass-rate-drop',
+      (w) =>
+        `needs ${w.name('cycle-name')}: its template names the series whose previous cycle is compared, e.g. "Nightly {date}".`,
+    );
   return {
     minPassRate: numeric(src, 'min-pass-rate'),
+    ...(maxPassRateDrop === undefined ? {} : { maxPassRateDrop, series }),
     maxFailed: numeric(src, 'max-failed'),
     maxBlocked: numeric(src, 'max-blocked'),
     failOnNotExecuted: flag(src, 'fail-on-not-executed'),
