@@ -1,11 +1,13 @@
 /**
- * The README and the example workflows against the contract: the reference is generated from
- * action.yml, every workflow snippet parses and uses only inputs action.yml defines.
+ * The README, action.yml and the example workflows against the contract: action.yml's inputs and
+ * the README's reference are generated from the settings table (src/settings.ts), every workflow
+ * snippet parses and uses only inputs action.yml defines.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 // @ts-expect-error: a plain .mjs script, no types
-import { withReference } from '../scripts/readme-reference.mjs';
+import { actionInput, withInputs, withReference } from '../scripts/readme-reference.mjs';
+import * as settings from '../src/settings.js';
 
 const readme = readFileSync('README.md', 'utf8');
 const actionYml = readFileSync('action.yml', 'utf8');
@@ -30,11 +32,32 @@ function actionSteps(doc: unknown): Step[] {
   return out;
 }
 
-describe('README', () => {
-  test('the inputs/outputs reference is generated from action.yml (run node scripts/readme-reference.mjs)', async () => {
-    expect(await withReference(readme, actionYml)).toBe(readme);
+describe('the settings table is the one source (npm run build && node scripts/readme-reference.mjs)', () => {
+  const table = settings.actionInputs();
+
+  test("action.yml's inputs are the table's: names in order, descriptions, defaults, required", () => {
+    const declared = action.inputs as Record<string, Record<string, unknown>>;
+    expect(Object.keys(declared)).toEqual(table.map(([key]) => key));
+    for (const [key, setting] of table)
+      expect({ [key]: declared[key] }).toEqual({ [key]: actionInput(setting, settings.MODES) });
   });
 
+  test('action.yml is exactly as generated', async () => {
+    expect(await withInputs(actionYml, settings)).toBe(actionYml);
+  });
+
+  test("the README's reference is generated from the table", async () => {
+    expect(await withReference(readme, actionYml, settings)).toBe(readme);
+  });
+
+  test('a drift fails: an input description changed in action.yml alone', async () => {
+    const drifted = actionYml.replace('Requests in flight at once.', 'Requests at once.');
+    expect(drifted).not.toBe(actionYml);
+    expect(await withInputs(drifted, settings)).toBe(actionYml);
+  });
+});
+
+describe('README', () => {
   const snippets = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!);
   test.each(snippets.map((s, i) => [i, s] as const))(
     'yaml snippet %i parses and uses only defined inputs',

@@ -31,7 +31,7 @@ describe('normalizeBaseUrl', () => {
       thrown = error;
     }
     expect(thrown).toBeInstanceOf(ConfigError);
-    expect((thrown as ConfigError).parameter).toBe('--base-url');
+    expect((thrown as ConfigError).setting).toBe('base-url');
     expect((thrown as Error).message).toMatch(message);
   });
 

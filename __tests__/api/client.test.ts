@@ -132,7 +132,7 @@ describe('requests', () => {
       ConfigError,
     );
     expect(() => new ServiceClient({ baseUrl: 'https://eu.example.com', token: '' })).toThrow(
-      /--token: is required/,
+      /^token: is required/,
     );
     expect(
       () => new ServiceClient({ baseUrl: 'https://eu.example.com', token: `Bearer ${TOKEN}` }),
@@ -167,7 +167,7 @@ describe('errors (SERVICE-API.md section 7)', () => {
       detail: 'the detail',
       method: 'PATCH',
       path: '/test_case_executions/e1',
-      category: 'service',
+      kind: 'service',
     });
     expect(e.attribute).toBe('result');
     expect(e.hint).toMatch(hint);

@@ -13,10 +13,10 @@ describe('parseRateLimit', () => {
   });
 
   test.each(['100', '0/1m', '100/0s', 'x/1m', '100/1d', '-1/1m'])(
-    'refuses %j naming the flag',
+    'refuses %j naming the setting',
     (text) => {
       expect(() => parseRateLimit(text)).toThrow(ConfigError);
-      expect(() => parseRateLimit(text)).toThrow(/--rate-limit: .*COUNT\/WINDOW/);
+      expect(() => parseRateLimit(text)).toThrow(/^rate-limit: .*COUNT\/WINDOW/);
     },
   );
 });

@@ -1,18 +1,12 @@
 /** Bad input at the CLI: one clear line naming the flag, the right exit code, nothing sent. */
 import { execFile } from 'node:child_process';
-import { main, type CliIO } from '../../src/cli/main.js';
+import { runCli } from '../helpers/cli.js';
 import { closeEmulators, emulator, RW } from '../helpers/emulator.js';
 import { caseSeed } from '../helpers/publish.js';
 
 afterEach(closeEmulators);
 
-async function run(args: string[], env: Record<string, string>) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIO = { stdout: (t) => out.push(t), stderr: (t) => err.push(t), env };
-  const code = await main(args, io);
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const run = runCli;
 
 test('every flag is checked before a report is read: a bad flag is exit 2 even when the report is missing too', async () => {
   const env = { TESTCYCLE_BASE_URL: 'https://eu.example.test', TESTCYCLE_TOKEN: RW };

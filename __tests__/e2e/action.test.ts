@@ -222,7 +222,7 @@ describe('action: publish', () => {
       passed: '4',
       'not-executed': '1',
       gate: 'failed',
-      'gate-reasons': '1 not executed (--fail-on-not-executed)',
+      'gate-reasons': '1 not executed (fail-on-not-executed)',
       created: '0',
       updated: '4',
     });

@@ -4,7 +4,7 @@
 import { InterruptedError, NetworkError } from '../../src/api/errors.js';
 import type { Transport } from '../../src/api/transport.js';
 import { createUndiciTransport } from '../../src/api/transport.js';
-import { publish, type PublishResult } from '../../src/publish/index.js';
+import { gateOutcome, publish, type PublishResult } from '../../src/publish/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { closeEmulators, emulator as startEmulator, testSeed } from '../helpers/emulator.js';
 
@@ -226,7 +226,7 @@ describe('cycle', () => {
           cycle: { name: 'done', create: true, reopenDone: false, close: false },
         }),
       ),
-    ).rejects.toThrow(/is DONE; pass --reopen-done-cycle/);
+    ).rejects.toThrow(/is DONE; use reopen-done-cycle: true to record/);
     expect(executionsOf(emu, 'done').size).toBe(0);
     const reopened = await publish(
       clientOf(emu),
@@ -247,7 +247,7 @@ describe('cycle', () => {
           cycle: { key: 'DEMO-R99', create: true, reopenDone: false, close: false },
         }),
       ),
-    ).rejects.toThrow(/--cycle-key: no test cycle has the key DEMO-R99/);
+    ).rejects.toThrow(/^cycle-key: no test cycle has the key DEMO-R99/);
     await expect(
       publish(
         clientOf(emu),
@@ -255,7 +255,7 @@ describe('cycle', () => {
           cycle: { name: 'x', create: false, reopenDone: false, close: false },
         }),
       ),
-    ).rejects.toThrow(/--no-create-cycle/);
+    ).rejects.toThrow(/^cycle-name: no test cycle is named "x" and create-cycle: false is set/);
     expect(writes(emu.stats())).toBe(0);
   });
 });
@@ -383,7 +383,16 @@ describe('dry run', () => {
   test('a dry run against a cycle that does not exist plans its creation and writes nothing', async () => {
     const emu = await emulator({ seed: caseSeed(5) });
     const dry = await publish(clientOf(emu), options([reportOf(5)], { dryRun: true }));
-    expect(dry.dryRun).toEqual({ plannedRequests: 12, createCycle: true, activateCycle: false });
+    expect(dry.dryRun).toEqual({
+      plannedRequests: 12,
+      createCycle: true,
+      activateCycle: false,
+      create: 5,
+      update: 0,
+    });
+    // A plan: no status for a cycle that does not exist, no verdict for a gate never evaluated.
+    expect(dry.cycle).toEqual({ id: null, key: null, name: 'CI run', status: '' });
+    expect(gateOutcome(dry)).toBe('skipped');
     expect(writes(emu.stats())).toBe(0);
     expect(cyclesNamed(emu, 'CI run')).toBe(0);
   });

@@ -18,7 +18,7 @@ const result: PublishResult = {
     passed: false,
     reasons: [
       'pass rate 93.02% is below 95% (basis: executed)',
-      '1 not executed (--fail-on-not-executed)',
+      '1 not executed (fail-on-not-executed)',
     ],
     evaluated: true,
   },
@@ -99,4 +99,21 @@ test('a summary over the size limit is cut at a row boundary, with a note', () =
   ).toBe(true);
   const full = renderSummary(result, [many]);
   expect(Buffer.byteLength(full)).toBeLessThanOrEqual(1024 * 1024);
+});
+
+test('a dry run reads as a plan: a cycle that would be created, what would change, no verdict', () => {
+  const plan: PublishResult = {
+    ...result,
+    cycle: { id: null, key: null, name: 'Nightly', status: '' },
+    gate: { passed: true, reasons: [], evaluated: false },
+    writes: { created: 0, updated: 0, unchanged: 4, casesCreated: 0 },
+    dryRun: { plannedRequests: 12, createCycle: true, activateCycle: false, create: 30, update: 5 },
+  };
+  const md = renderSummary(plan, []);
+  expect(md).toContain('## testcycle: 📝 Dry run: the plan, nothing written');
+  expect(md).toContain('**Cycle** Nightly (would be created)');
+  expect(md).toContain(
+    '**Plan** would create 30, update 5, leave 4 unchanged · about 12 more requests · Requests: 76 (reads) · Gate: not evaluated (dry run)',
+  );
+  expect(md).not.toMatch(/ACTIVE|Gate passed|Published/);
 });

@@ -1,36 +1,27 @@
-/** Action inputs as a SettingSource: the same kebab-case names as the CLI flags (DESIGN.md). */
+/**
+ * Action inputs as a SettingSource: the settings table's keys are the input names (action.yml is
+ * held to the table by a test). Errors name inputs as workflow authors write them.
+ */
 import * as core from '@actions/core';
-import { ConfigError } from '../api/errors.js';
+import { ConfigError, type SettingWords } from '../api/errors.js';
 import type { SettingSource } from '../publish/index.js';
+import { settingOf } from '../settings.js';
 
 export const inputSource: SettingSource = {
-  string: (name) => core.getInput(name) || undefined,
-  bool: (name) => boolInput(name),
-  label: (name) => `input ${name}`,
+  string: (key) => core.getInput(key) || undefined,
+  bool: (key) => {
+    const raw = core.getInput(key).trim().toLowerCase();
+    if (raw === '') return undefined;
+    if (['true', 'yes', 'on', '1'].includes(raw)) return true;
+    if (['false', 'no', 'off', '0'].includes(raw)) return false;
+    throw new ConfigError(key, `"${raw}" is not true or false.`);
+  },
 };
 
-export function boolInput(name: string): boolean | undefined {
-  const raw = core.getInput(name).trim().toLowerCase();
-  if (raw === '') return undefined;
-  if (['true', 'yes', 'on', '1'].includes(raw)) return true;
-  if (['false', 'no', 'off', '0'].includes(raw)) return false;
-  throw new ConfigError(`input ${name}`, `"${raw}" is not true or false.`);
-}
+const isInput = (key: string) => settingOf(key)?.modes !== undefined;
 
-export function integerInput(name: string, fallback: number, min = 1): number {
-  const raw = core.getInput(name).trim();
-  if (!raw) return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min)
-    throw new ConfigError(`input ${name}`, `"${raw}" is not a whole number of at least ${min}.`);
-  return n;
-}
-
-/** `reports`: one glob per line (or comma-separated); `!` excludes. */
-export function reportPatterns(): string[] {
-  return core
-    .getInput('reports')
-    .split(/\r?\n|,/)
-    .map((s) => s.trim())
-    .filter(Boolean);
-}
+/** `input reopen-done-cycle`, `reopen-done-cycle: true`: as a workflow's `with:` block has them. */
+export const ACTION_WORDS: SettingWords = {
+  name: (key) => (isInput(key) ? `input ${key}` : key),
+  value: (key, value) => (isInput(key) ? `${key}: ${value}` : `${key} ${value}`),
+};

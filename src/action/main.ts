@@ -2,135 +2,140 @@
  * The GitHub adapter: inputs, outputs, job summary, annotations, check run. Only this folder
  * imports @actions/*; the work lives in src/publish, src/api and src/reports.
  */
+import { tmpdir } from 'node:os';
 import * as core from '@actions/core';
-import { normalizeBaseUrl } from '../api/base-url.js';
-import { type Resource, ServiceClient } from '../api/client.js';
-import { ConfigError, messageOf, TestcycleError } from '../api/errors.js';
+import { ServiceClient } from '../api/client.js';
+import { type ErrorKind, messageOf, TestcycleError } from '../api/errors.js';
 import { createLogger, type Logger, Redactor } from '../api/redact.js';
-import { parseRateLimit } from '../api/scheduler.js';
 import {
   choice,
+  clientSettings,
   closeCycle,
   createCycle,
+  createCycleSettings,
+  cycleInfo,
   cycleSettings,
+  flag,
+  GateFailedError,
   gateCycle,
   gateSettings,
-  userFilterSetting,
-  jsonSetting,
   publish,
   publishSettings,
+  readReportSet,
   renderSummary,
+  reportSettings,
+  text,
   type PublishResult,
 } from '../publish/index.js';
-import {
-  DEFAULT_MAX_BYTES,
-  describeSkipped,
-  readReports,
-  type ParsedReport,
-} from '../reports/index.js';
-import { boolInput, inputSource, integerInput, reportPatterns } from './inputs.js';
-import { annotate, createCheckRun, setOutputs } from './outputs.js';
+import type { ParsedReport } from '../reports/index.js';
+import type { Mode } from '../settings.js';
+import { ACTION_WORDS, inputSource } from './inputs.js';
+import { annotate, createCheckRun, setCycleOutputs, setOutputs } from './outputs.js';
 
-const MODES = ['publish', 'gate', 'create-cycle', 'close-cycle'] as const;
-type Mode = (typeof MODES)[number];
+/** What a mode's step produced: a result to report (publish, gate) or outputs already set. */
+type Step = (
+  client: ServiceClient,
+) => Promise<{ result: PublishResult; reports: ParsedReport[] } | void>;
+
+/** Each mode reads and checks its inputs (and reads its reports) before any request is sent. */
+const PREPARE: Record<Mode, (logger: Logger) => Promise<Step>> = {
+  publish: async (logger) => {
+    const settings = publishSettings(inputSource, process.env);
+    const reports = await readReportSet(reportSettings(inputSource), logger);
+    return async (client) => ({
+      result: await publish(client, {
+        ...settings,
+        reports,
+        logger,
+        progress: (line) => core.info(line),
+        signal: cancellation(logger),
+      }),
+      reports,
+    });
+  },
+  gate: async () => {
+    const target = cycleSettings(inputSource, process.env);
+    const gate = gateSettings(inputSource);
+    return async (client) => ({ result: await gateCycle(client, target, gate), reports: [] });
+  },
+  'create-cycle': async (logger) => {
+    const settings = createCycleSettings(inputSource, process.env);
+    return async (client) => {
+      const made = await createCycle(client, { ...settings, logger });
+      setCycleOutputs(cycleInfo(made.cycle));
+      if (made.populated) {
+        core.setOutput('populated', String(made.populated.created));
+        core.info(
+          `${made.populated.created} NOT_EXECUTED executions added for ${made.populated.matched} matching test cases`,
+        );
+      }
+    };
+  },
+  'close-cycle': async () => {
+    const target = cycleSettings(inputSource, process.env);
+    return async (client) => setCycleOutputs(cycleInfo(await closeCycle(client, target)));
+  },
+};
 
 export async function run(): Promise<void> {
   const redactor = new Redactor();
   try {
-    const token = core.getInput('token', { required: true });
-    redactor.add(token);
+    // Masked first, so that no later line (an error included) can show them.
+    redactor.add(core.getInput('token'));
     // The runner masks exact strings only: each encoded form a server might echo is masked too.
     for (const form of redactor.maskedForms()) core.setSecret(form);
     const githubToken = core.getInput('github-token');
     if (githubToken) core.setSecret(githubToken);
-    const mode = (core.getInput('mode') || 'publish') as Mode;
-    if (!MODES.includes(mode))
-      throw new ConfigError('input mode', `"${mode}" is not one of ${MODES.join(', ')}.`);
+    const mode = choice<Mode>(inputSource, 'mode');
+    const options = clientSettings(inputSource, process.env);
     const logger = createLogger(
+      // verbose: each request is an ordinary log line (debug lines hide unless step debug is on).
       (level, message) =>
-        ({ debug: core.debug, info: core.info, warn: core.warning, error: core.error })[level](
+        ({ debug: core.info, info: core.info, warn: core.warning, error: core.error })[level](
           message,
         ),
       redactor,
-      boolInput('verbose') ? 'debug' : 'info',
+      options.verbose ? 'debug' : 'info',
+      ACTION_WORDS,
     );
+    const step = await PREPARE[mode](logger);
     const client = new ServiceClient({
-      baseUrl: normalizeBaseUrl(core.getInput('base-url', { required: true }), 'input base-url'),
-      token,
-      rateLimit: parseRateLimit(core.getInput('rate-limit') || '100/1m', 'input rate-limit'),
-      concurrency: integerInput('concurrency', 4),
-      timeoutMs: integerInput('timeout-ms', 30_000, 100),
+      ...options,
       redactor,
       logger,
       userAgent: 'testcycle-action',
+      // The steps of one job pace together (issue 13): RUNNER_TEMP is per job.
+      sharedPaceDir: process.env.RUNNER_TEMP || tmpdir(),
     });
     try {
-      // Inputs first, then reports: a bad input or a broken report fails before any request.
-      let reports: ParsedReport[] = [];
-      let settings;
-      if (mode === 'publish') {
-        settings = publishSettings(inputSource, process.env);
-        const patterns = reportPatterns();
-        if (patterns.length === 0)
-          throw new ConfigError(
-            'input reports',
-            'is required in mode publish: globs of report files, one per line.',
-          );
-        const read = await readReports(patterns, {
-          format: settings.format,
-          maxBytes: integerInput('max-report-bytes', DEFAULT_MAX_BYTES),
-        });
-        const skipped = describeSkipped(read.skipped);
-        if (skipped) logger.info(skipped);
-        reports = read;
-      }
-      let result: PublishResult | undefined;
-      if (mode === 'publish') {
-        result = await publish(client, {
-          ...settings!,
-          reports,
-          logger,
-          progress: (line) => core.info(line),
-          signal: cancellation(logger),
-        });
-      } else if (mode === 'gate') {
-        result = await gateCycle(
-          client,
-          cycleSettings(inputSource, process.env),
-          gateSettings(inputSource),
-          inputSource.label,
-        );
-      } else if (mode === 'create-cycle') {
-        const { name } = cycleSettings(inputSource, process.env);
-        if (!name) throw new ConfigError('input cycle-name', 'is required in mode create-cycle.');
-        const made = await createCycle(client, {
-          name,
-          status: choice(inputSource, 'cycle-status', ['ACTIVE', 'DRAFT'] as const, 'ACTIVE'),
-          customFields: jsonSetting(inputSource, 'cycle-custom-fields'),
-          populate: userFilterSetting(inputSource, 'populate'),
-          logger,
-        });
-        cycleOutputs(made.cycle);
-        if (made.populated) {
-          core.setOutput('populated', String(made.populated.created));
-          core.info(
-            `${made.populated.created} NOT_EXECUTED executions added for ${made.populated.matched} matching test cases`,
-          );
-        }
-      } else {
-        cycleOutputs(
-          await closeCycle(client, cycleSettings(inputSource, process.env), inputSource.label),
-        );
-      }
+      const outcome = await step(client);
       core.setOutput('requests', String(client.stats.total));
-      if (result) await report(result, reports, githubToken);
+      if (outcome) await report(outcome.result, outcome.reports, githubToken);
+      if (outcome && !outcome.result.gate.passed)
+        throw new GateFailedError(outcome.result.gate.reasons);
     } finally {
       await client.close();
     }
   } catch (error) {
-    const prefix = error instanceof TestcycleError ? '' : 'unexpected error: ';
-    core.setFailed(redactor.redact(prefix + messageOf(error)));
+    core.setFailed(redactor.redact(failureLine(error)));
   }
+}
+
+/** How each kind of failure begins the step's one ::error:: line (the message says the rest). */
+const FAILURE_PREFIX: Record<ErrorKind, string> = {
+  usage: '',
+  config: '',
+  report: '',
+  service: '',
+  gate: 'testcycle gate failed: ',
+  interrupted: 'cancelled: ',
+};
+
+/** The action's only mapping of failures: one ::error:: line, inputs named as in a workflow. */
+export function failureLine(error: unknown): string {
+  if (error instanceof TestcycleError)
+    return FAILURE_PREFIX[error.kind] + error.describe(ACTION_WORDS);
+  return `unexpected error (a bug in testcycle; please report it): ${messageOf(error)}`;
 }
 
 async function report(
@@ -140,22 +145,20 @@ async function report(
 ): Promise<void> {
   setOutputs(result);
   const summary = renderSummary(result, reports, {
-    linkTemplate: core.getInput('link-template') || undefined,
+    linkTemplate: text(inputSource, 'link-template'),
   });
-  if (boolInput('job-summary') ?? true) {
+  if (flag(inputSource, 'job-summary')) {
     // Older GHES runners and local runners such as act have no job summary file.
     if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(summary).write();
     else core.info('no job summary written: this runner sets no GITHUB_STEP_SUMMARY');
   }
-  if (boolInput('annotations') ?? true) annotate(reports);
-  const checkName = core.getInput('check-name');
+  if (flag(inputSource, 'annotations')) annotate(reports);
+  const checkName = text(inputSource, 'check-name');
   if (checkName) {
     if (!githubToken)
       core.notice('check-name is set but github-token is empty: no check run was created.');
     else await createCheckRun(githubToken, checkName, result, summary, reports);
   }
-  if (!result.gate.passed)
-    core.setFailed(`testcycle gate failed: ${result.gate.reasons.join('; ')}`);
 }
 
 /**
@@ -173,11 +176,4 @@ function cancellation(logger: Logger): AbortSignal {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   return stop.signal;
-}
-
-function cycleOutputs(cycle: Resource<'test_cycles'>): void {
-  core.setOutput('cycle-id', cycle.id);
-  core.setOutput('cycle-key', String(cycle.attributes.testCycleKey ?? ''));
-  core.setOutput('cycle-name', String(cycle.attributes.name ?? ''));
-  core.setOutput('cycle-status', String(cycle.attributes.status ?? ''));
 }

@@ -1,15 +1,26 @@
 /** The publish result flattened to kebab-case outputs (DESIGN.md), annotations and the check run. */
 import * as core from '@actions/core';
 import { oneLine, plainText } from '../api/redact.js';
-import type { PublishResult } from '../publish/index.js';
+import { gateOutcome, type PublishResult } from '../publish/index.js';
 import type { ParsedReport, TestResult } from '../reports/model.js';
 
+export function setCycleOutputs(cycle: PublishResult['cycle']): void {
+  set({
+    'cycle-id': cycle.id,
+    'cycle-key': cycle.key,
+    'cycle-name': cycle.name,
+    'cycle-status': cycle.status,
+  });
+}
+
+function set(out: Record<string, string | number | null>): void {
+  for (const [name, value] of Object.entries(out))
+    core.setOutput(name, value === null ? '' : String(value));
+}
+
 export function setOutputs(result: PublishResult): void {
-  const out: Record<string, string | number | null> = {
-    'cycle-id': result.cycle.id,
-    'cycle-key': result.cycle.key,
-    'cycle-name': result.cycle.name,
-    'cycle-status': result.cycle.status,
+  setCycleOutputs(result.cycle);
+  set({
     passed: result.counts.passed,
     failed: result.counts.failed,
     blocked: result.counts.blocked,
@@ -18,22 +29,23 @@ export function setOutputs(result: PublishResult): void {
     'in-progress': result.counts.inProgress,
     total: result.counts.total,
     'pass-rate': result.passRate,
-    gate: result.gate.passed ? 'passed' : 'failed',
+    gate: gateOutcome(result),
     'gate-reasons': result.gate.reasons.join('\n'),
-    created: result.writes.created,
-    updated: result.writes.updated,
+    // A dry run: what it would create and update (dry-run says so).
+    created: result.dryRun?.create ?? result.writes.created,
+    updated: result.dryRun?.update ?? result.writes.updated,
     unchanged: result.writes.unchanged,
     'cases-created': result.writes.casesCreated,
     unmatched: result.unmatched.length,
     requests: result.requests.total,
     'requests-retried': result.requests.retried,
     'rate-limited': result.requests.rateLimited,
-  };
-  for (const [name, value] of Object.entries(out))
-    core.setOutput(name, value === null ? '' : String(value));
+    'dry-run': String(!!result.dryRun),
+    'planned-requests': result.dryRun?.plannedRequests ?? '',
+  });
 }
 
-export const MAX_STEP_ANNOTATIONS = 10;
+const MAX_STEP_ANNOTATIONS = 10;
 
 /** A failed test's annotation title: one line, at most GitHub's 255 characters. */
 function titleOf(test: TestResult): string {
@@ -92,10 +104,12 @@ export async function createCheckRun(
     title: titleOf(test),
     message: plainText(test.message ?? 'failed').slice(0, 64_000),
   }));
-  const conclusion = result.gate.passed ? 'success' : 'failure';
-  const title = result.gate.evaluated
-    ? `${result.gate.passed ? 'Gate passed' : 'Gate failed'}: pass rate ${result.passRate ?? 'n/a'}%`
-    : `Published ${result.counts.total} results`;
+  const conclusion = result.dryRun ? 'neutral' : result.gate.passed ? 'success' : 'failure';
+  const title = result.dryRun
+    ? `Dry run: would create ${result.dryRun.create}, update ${result.dryRun.update}`
+    : result.gate.evaluated
+      ? `${result.gate.passed ? 'Gate passed' : 'Gate failed'}: pass rate ${result.passRate ?? 'n/a'}%`
+      : `Published ${result.counts.total} results`;
   const text =
     summary.length > MAX_CHECK_SUMMARY
       ? `${summary.slice(0, MAX_CHECK_SUMMARY - 100)}\n\n_… cut to fit the check run's limit._`

@@ -17,13 +17,10 @@ export function isLoopbackHost(hostname: string): boolean {
  * The region's address with or without /api/v1 -> the API base URL ending in /api/v1 (no slash).
  * SERVICE-API.md section 5.6: the base URL is per region; the token is sent only to this origin.
  */
-export function normalizeBaseUrl(input: string | undefined, parameter = '--base-url'): URL {
+export function normalizeBaseUrl(input: string | undefined, parameter = 'base-url'): URL {
   const raw = (input ?? '').trim();
   if (!raw) {
-    throw new ConfigError(
-      parameter,
-      'is required: the address of your region (also TESTCYCLE_BASE_URL).',
-    );
+    throw new ConfigError(parameter, 'is required: the address of your region.');
   }
   let url: URL;
   try {
@@ -46,7 +43,7 @@ export function normalizeBaseUrl(input: string | undefined, parameter = '--base-
   if (url.username || url.password) {
     throw new ConfigError(
       parameter,
-      'must not hold credentials; pass the token with --token or TESTCYCLE_TOKEN.',
+      (w) => `must not hold credentials; pass the token in ${w.name('token')}.`,
     );
   }
   if (url.search || url.hash) {

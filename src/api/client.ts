@@ -19,10 +19,13 @@ import {
   type RateLimit,
   type RequestStats,
   type RetryPolicy,
+  DEFAULT_RATE_LIMIT,
   Scheduler,
   parseRateLimit,
 } from './scheduler.js';
+import { PaceFile } from './pace.js';
 import {
+  DEFAULT_TIMEOUT_MS,
   type Transport,
   type TransportResponse,
   createUndiciTransport,
@@ -101,6 +104,11 @@ export interface ClientOptions {
   transport?: Transport;
   random?: () => number;
   userAgent?: string;
+  /**
+   * A directory where processes on the same token and base URL share their pace (the steps of
+   * one CI job; the action uses RUNNER_TEMP). Without it the client paces alone.
+   */
+  sharedPaceDir?: string;
 }
 
 export type RequestMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -132,16 +140,16 @@ export class ServiceClient {
     this.baseUrl =
       options.baseUrl instanceof URL ? options.baseUrl : normalizeBaseUrl(options.baseUrl);
     if (!options.token || !options.token.trim()) {
-      throw new ConfigError('--token', 'is required (set TESTCYCLE_TOKEN from a secret).');
+      throw new ConfigError('token', 'is required (set it from a secret).');
     }
     if (/\s/.test(options.token.trim())) {
-      throw new ConfigError('--token', 'must be the token alone, without "Bearer" or spaces.');
+      throw new ConfigError('token', 'must be the token alone, without "Bearer" or spaces.');
     }
     this.token = options.token.trim();
     this.redactor = options.redactor ?? new Redactor();
     this.redactor.add(this.token);
     this.logger = options.logger ?? silentLogger;
-    this.timeoutMs = options.timeoutMs ?? 30_000;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const rateLimit =
       typeof options.rateLimit === 'string' ? parseRateLimit(options.rateLimit) : options.rateLimit;
     this.scheduler = new Scheduler({
@@ -149,6 +157,14 @@ export class ServiceClient {
       concurrency: options.concurrency,
       retry: options.retry,
       random: options.random,
+      shared: options.sharedPaceDir
+        ? new PaceFile(
+            options.sharedPaceDir,
+            this.baseUrl.href,
+            this.token,
+            (rateLimit ?? DEFAULT_RATE_LIMIT).windowMs,
+          )
+        : undefined,
     });
     this.transport = options.transport ?? createUndiciTransport({ timeoutMs: this.timeoutMs });
     this.userAgent = userAgentOf(options.userAgent);
@@ -159,6 +175,7 @@ export class ServiceClient {
   }
 
   async close(): Promise<void> {
+    this.scheduler.close();
     await this.transport.close?.();
   }
 
@@ -193,12 +210,14 @@ export class ServiceClient {
 
     const result = await this.scheduler.schedule<TransportResponse>(
       { method, repeatable, signal: options.signal },
-      async () => {
+      async (attempt) => {
         const started = performance.now();
+        // The request log (verbose): method, path, status, time and retries; never headers.
+        const retry = attempt > 1 ? `, retry ${attempt - 1}` : '';
         try {
           const res = await this.transport({ method, url, headers, body });
           this.logger.debug(
-            `${method} ${shownPath} -> ${res.status} (${Math.round(performance.now() - started)} ms)`,
+            `${method} ${shownPath} -> ${res.status} (${Math.round(performance.now() - started)} ms${retry})`,
           );
           const outcome: AttemptOutcome<TransportResponse> = {
             kind: 'response',
@@ -210,7 +229,7 @@ export class ServiceClient {
         } catch (error) {
           const sent = !wasNotSent(error);
           this.logger.debug(
-            `${method} ${shownPath} -> ${describeNetworkError(error, this.timeoutMs)}`,
+            `${method} ${shownPath} -> ${describeNetworkError(error, this.timeoutMs)} (${Math.round(performance.now() - started)} ms${retry})`,
           );
           return { kind: 'network', error, sent };
         }
@@ -231,12 +250,12 @@ export class ServiceClient {
       new ServiceError({ status: 0, method, path: shownPath, errors: [{ detail }] });
     if (res.tooLarge)
       throw refuse(
-        `the answer (${res.status}) was over ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB and was not read (the service's pages are far smaller); check --base-url and any proxy in between`,
+        `the answer (${res.status}) was over ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB and was not read (the service's pages are far smaller); check the base URL and any proxy in between`,
       );
     const document = parseDocument(res.body);
     if (res.status < 400 && res.body.trim() && !isJsonApi(res.headers['content-type'], document))
       throw refuse(
-        `the answer (${res.status}) is ${res.headers['content-type'] ? oneLine(res.headers['content-type']).slice(0, 80) : 'without a Content-Type'}, not a JSON:API document (${oneLine(res.body.slice(0, 60))}...): a proxy's login or error page? Check --base-url and any proxy in between`,
+        `the answer (${res.status}) is ${res.headers['content-type'] ? oneLine(res.headers['content-type']).slice(0, 80) : 'without a Content-Type'}, not a JSON:API document (${oneLine(res.body.slice(0, 60))}...): a proxy's login or error page? Check the base URL and any proxy in between`,
       );
     if (res.status >= 400) {
       throw new ServiceError({

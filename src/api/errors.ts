@@ -1,33 +1,72 @@
 /**
- * Typed errors with a stable `code`. Adapters map them to exit codes (DESIGN.md: 2 usage,
- * 3 service, 4 report) and print `message`, which is written for a person and never holds the token.
+ * One error vocabulary: every error testcycle raises on purpose is a TestcycleError with a stable
+ * `code` and a `kind`. Each adapter maps the kind once (the CLI to exit codes, the action to a
+ * failed step) and renders the message in its users' words; anything else is a bug ("unexpected").
+ * Messages are written for a person and never hold the token.
  */
 import { oneLine } from './redact.js';
 
-export type ExitCategory = 'usage' | 'service' | 'report' | 'gate' | 'interrupted';
+/**
+ * usage: how the tool was invoked (an unknown command or flag); config: a setting is missing, has
+ * a bad value, or forbids what the run needs; report: a report cannot be read or its tests cannot
+ * be published as asked; service: the service refused or could not be reached; gate: the
+ * thresholds failed; interrupted: the run was asked to stop and did, between writes.
+ */
+export type ErrorKind = 'usage' | 'config' | 'report' | 'service' | 'gate' | 'interrupted';
 
-export const EXIT_CODES: Record<ExitCategory, number> = {
-  gate: 1,
-  usage: 2,
-  service: 3,
-  report: 4,
-  // 128 + SIGINT, as shells report an interrupted command.
-  interrupted: 130,
+/**
+ * How an adapter's users write a setting named by its key: `--reopen-done-cycle` on a command
+ * line, input `reopen-done-cycle` in a workflow. A name that is no setting (an environment
+ * variable, a file) stays as it is.
+ */
+export interface SettingWords {
+  /** The setting itself: `--max-failed`, `input max-failed`. */
+  name(key: string): string;
+  /** The setting given a value: `--on-unmatched fail`, `--no-create-cycle`; `create-cycle: false`. */
+  value(key: string, value: string | boolean): string;
+}
+
+/** Text that names settings, rendered by each adapter in its users' words. */
+export type Words = (words: SettingWords) => string;
+
+/** Settings by their keys, as the library's `settingsFrom` takes them. */
+export const KEY_WORDS: SettingWords = {
+  name: (key) => key,
+  value: (key, value) => `${key}: ${value}`,
 };
+
+export function render(text: string | Words, words: SettingWords = KEY_WORDS): string {
+  return typeof text === 'string' ? text : text(words);
+}
 
 export class TestcycleError extends Error {
   readonly code: string;
-  readonly category: ExitCategory;
+  readonly kind: ErrorKind;
+  private words: Words;
+  /** `message` holds the text with settings named by their keys; describe() renders it for an adapter. */
   constructor(
-    message: string,
+    message: string | Words,
     code: string,
-    category: ExitCategory,
+    kind: ErrorKind,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super(render(message), options);
     this.name = new.target.name;
     this.code = code;
-    this.category = category;
+    this.kind = kind;
+    this.words = typeof message === 'string' ? () => message : message;
+  }
+
+  /** The message in an adapter's words. */
+  describe(words: SettingWords): string {
+    return this.words(words);
+  }
+
+  /** One more sentence, in every adapter's rendering. */
+  append(sentence: string): void {
+    const before = this.words;
+    this.words = (w) => `${before(w)} ${sentence}`;
+    this.message += ` ${sentence}`;
   }
 }
 
@@ -47,12 +86,22 @@ export function stopIfInterrupted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new InterruptedError();
 }
 
-/** A bad flag, input or option: names the parameter and says what to do. */
+/** The tool was invoked wrongly: an unknown command, flag or argument. */
+export class UsageError extends TestcycleError {
+  constructor(message: string) {
+    super(message, 'USAGE', 'usage');
+  }
+}
+
+/**
+ * A setting is missing, has a bad value, or forbids what the run needs. Names the setting by its
+ * key (`setting`), which each adapter renders; says what to do.
+ */
 export class ConfigError extends TestcycleError {
-  readonly parameter: string;
-  constructor(parameter: string, message: string) {
-    super(`${parameter}: ${message}`, 'INVALID_PARAMETER', 'usage');
-    this.parameter = parameter;
+  readonly setting: string;
+  constructor(setting: string, message: string | Words, code = 'INVALID_SETTING') {
+    super((w) => `${w.name(setting)}: ${render(message, w)}`, code, 'config');
+    this.setting = setting;
   }
 }
 
@@ -99,9 +148,10 @@ export class ServiceError extends TestcycleError {
     // The server's words are data: one line, no control codes.
     const what = oneLine([first.code, first.detail ?? first.title].filter(Boolean).join(': '));
     super(
-      init.status === 0
-        ? `${init.method} ${init.path}: ${what || 'unexpected answer'}.`
-        : `${init.method} ${init.path} failed with ${init.status}${what ? ` (${what})` : ''}. ${hint}`,
+      (w) =>
+        init.status === 0
+          ? `${init.method} ${init.path}: ${what || 'unexpected answer'}.`
+          : `${init.method} ${init.path} failed with ${init.status}${what ? ` (${what})` : ''}. ${render(hint, w)}`,
       first.code || (init.status === 0 ? 'PROTOCOL_ERROR' : `HTTP_${init.status}`),
       'service',
     );
@@ -113,7 +163,7 @@ export class ServiceError extends TestcycleError {
     this.detail = first.detail;
     this.source = first.source;
     this.errors = init.errors ?? [];
-    this.hint = hint;
+    this.hint = render(hint);
     this.attempts = init.attempts ?? 1;
   }
 
@@ -168,7 +218,7 @@ export function isTransient(error: unknown): boolean {
 }
 
 /** What a person can do about each status of SERVICE-API.md section 7. */
-export function hintFor(status: number, error: ServiceErrorObject = {}): string {
+export function hintFor(status: number, error: ServiceErrorObject = {}): string | Words {
   const attribute = /^\/data\/attributes\/([^/]+)/.exec(error.source?.pointer ?? '')?.[1];
   const parameter = error.source?.parameter;
   switch (status) {
@@ -195,7 +245,8 @@ export function hintFor(status: number, error: ServiceErrorObject = {}): string 
     case 428:
       return 'The record is version-locked and the request had no If-Match header.';
     case 429:
-      return 'Rate limit reached (100 requests per minute per token, shared with MCP and other jobs): lower --rate-limit or run fewer jobs on this token at once.';
+      return (w) =>
+        `Rate limit reached (100 requests per minute per token, shared with MCP and other jobs): lower ${w.name('rate-limit')} or run fewer jobs on this token at once.`;
     default:
       if (status >= 500)
         return 'The service had an internal error; it was retried where safe. Try again later.';

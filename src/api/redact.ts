@@ -7,6 +7,7 @@
  */
 
 import { ANSI_SEQUENCES, CONTROL_CODES, CONTROL_CODES_BUT_ESC } from '../control-codes.js';
+import type { SettingWords, Words } from './errors.js';
 
 const MASK = '***';
 
@@ -99,19 +100,32 @@ export function safeLines(text: string, keepColor = false): string {
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
+/** A line to log: text, or text naming settings that the adapter renders in its users' words. */
+export type LogMessage = string | Words;
+
 export interface Logger {
-  debug(message: string): void;
-  info(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
+  debug(message: LogMessage): void;
+  info(message: LogMessage): void;
+  warn(message: LogMessage): void;
+  error(message: LogMessage): void;
 }
 
 export type LogSink = (level: LogLevel, message: string) => void;
 
-/** A logger that drops lines below `level`, and redacts and makes safe every line it writes. */
-export function createLogger(sink: LogSink, redactor: Redactor, level: LogLevel = 'info'): Logger {
-  const write = (at: LogLevel) => (message: string) => {
-    if (ORDER[at] >= ORDER[level]) sink(at, safeLines(redactor.redact(message)));
+/**
+ * A logger that drops lines below `level`, names settings in `words` (default: by their keys),
+ * and redacts and makes safe every line it writes.
+ */
+export function createLogger(
+  sink: LogSink,
+  redactor: Redactor,
+  level: LogLevel = 'info',
+  words: SettingWords = { name: (key) => key, value: (key, value) => `${key}: ${value}` },
+): Logger {
+  const write = (at: LogLevel) => (message: LogMessage) => {
+    if (ORDER[at] < ORDER[level]) return;
+    const text = typeof message === 'string' ? message : message(words);
+    sink(at, safeLines(redactor.redact(text)));
   };
   return { debug: write('debug'), info: write('info'), warn: write('warn'), error: write('error') };
 }

@@ -5,8 +5,10 @@
  * Pacing: at most `count` requests in any `windowMs`, where a request counts from the moment its
  * response arrived and while it is in flight. The server saw each request no later than we saw
  * its answer, so this never exceeds a sliding, fixed or token-bucket limit of the same size.
+ * With a SharedPace (pace.ts), the answers other processes on the same token received count too.
  */
 import { ConfigError, InterruptedError } from './errors.js';
+import type { SharedPace } from './pace.js';
 
 export interface RateLimit {
   count: number;
@@ -14,11 +16,20 @@ export interface RateLimit {
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimit = { count: 100, windowMs: 60_000 };
+export const DEFAULT_CONCURRENCY = 4;
 
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
+/** A rate limit as users write it: `100/1m` (the largest unit that divides the window). */
+export function formatRateLimit({ count, windowMs }: RateLimit): string {
+  const [unit, ms] = Object.entries(UNIT_MS)
+    .reverse()
+    .find(([, ms]) => windowMs % ms === 0)!;
+  return `${count}/${windowMs / ms}${unit}`;
+}
+
 /** `COUNT/WINDOW`, WINDOW like 1m, 30s, 500ms (DESIGN.md `--rate-limit`). */
-export function parseRateLimit(text: string, parameter = '--rate-limit'): RateLimit {
+export function parseRateLimit(text: string, parameter = 'rate-limit'): RateLimit {
   const match = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)?\s*(ms|s|m|h)\s*$/.exec(text);
   const count = match ? Number(match[1]) : NaN;
   const windowMs = match ? Number(match[2] ?? '1') * UNIT_MS[match[3]!]! : NaN;
@@ -80,6 +91,10 @@ export interface SchedulerOptions {
   /** Jitter source; tests pass a seeded one. */
   random?: () => number;
   now?: () => number;
+  /** The pace of other processes on the same token (the steps of one job). */
+  shared?: SharedPace;
+  /** The wall clock, for times shared between processes (default Date.now). */
+  wallNow?: () => number;
 }
 
 export interface ScheduleRequest {
@@ -101,6 +116,8 @@ export class Scheduler {
   private readonly policy: RetryPolicy;
   private readonly random: () => number;
   private readonly now: () => number;
+  private readonly wallNow: () => number;
+  private readonly shared: SharedPace | undefined;
 
   /** Answer times of the requests inside the current window, oldest first. */
   private readonly completions: number[] = [];
@@ -117,11 +134,23 @@ export class Scheduler {
 
   constructor(options: SchedulerOptions = {}) {
     this.rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
-    this.concurrency = Math.max(1, options.concurrency ?? 4);
+    this.concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
     this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
     this.random = options.random ?? Math.random;
     this.now = options.now ?? (() => performance.now());
     this.allowance = this.rateLimit.count;
+    this.wallNow = options.wallNow ?? Date.now;
+    this.shared = options.shared;
+    // What the steps before this one spent is still in the window: count it, on this clock.
+    const now = this.now();
+    const wall = this.wallNow();
+    for (const at of this.shared?.recent(this.rateLimit.windowMs) ?? [])
+      this.completions.push(now - (wall - at));
+  }
+
+  /** Writes this process's recent answer times for the processes after it. */
+  close(): void {
+    this.shared?.flush();
   }
 
   /**
@@ -141,7 +170,8 @@ export class Scheduler {
   /** Run one logical request: pace it, send attempts, retry what is safe to retry. */
   async schedule<T>(
     request: ScheduleRequest,
-    attempt: () => Promise<AttemptOutcome<T>>,
+    /** Sends one attempt; `n` counts them from 1 (a retry is n > 1). */
+    attempt: (n: number) => Promise<AttemptOutcome<T>>,
   ): Promise<ScheduleResult<T>> {
     let failures = 0;
     let rateLimited = 0;
@@ -149,7 +179,7 @@ export class Scheduler {
       await this.acquire(request.signal);
       let outcome: AttemptOutcome<T>;
       try {
-        outcome = await attempt();
+        outcome = await attempt(attempts);
       } catch (error) {
         outcome = { kind: 'network', error, sent: true };
       } finally {
@@ -250,6 +280,7 @@ export class Scheduler {
   private release(): void {
     this.inFlight--;
     this.completions.push(this.now());
+    this.shared?.record(this.wallNow());
     this.pump();
   }
 

@@ -77,16 +77,19 @@ export function describeNetworkError(error: unknown, timeoutMs: number): string 
     case 'UND_ERR_HEADERS_TIMEOUT':
     case 'UND_ERR_BODY_TIMEOUT':
     case 'TIMEOUT':
-      return `no answer within ${timeoutMs} ms (--timeout-ms)`;
+      return `no answer within ${timeoutMs} ms (timeout-ms)`;
     default:
       return code ?? (error instanceof Error ? error.message : 'unknown network error');
   }
 }
 
+/** Timeout of one request unless the caller sets one (DESIGN.md `--timeout-ms`). */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
 export function createUndiciTransport(
   options: TransportOptions = {},
 ): Transport & { close(): Promise<void> } {
-  const timeoutMs = options.timeoutMs ?? 30_000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
   const agentOptions = {
     connect: { timeout: options.connectTimeoutMs ?? Math.min(timeoutMs, 10_000) },

@@ -7,7 +7,7 @@ try {
   process.exit(2);
 }
 
-const { EXIT_CODES } = await import('../api/errors.js');
+const { EXIT_CODES } = await import('./exit-codes.js');
 const { main } = await import('./main.js');
 
 const code = await main(process.argv.slice(2), {

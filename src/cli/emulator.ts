@@ -1,6 +1,5 @@
 /** `testcycle emulator`: DESIGN.md "Emulator contract". */
 import { ConfigError } from '../api/errors.js';
-import { parseRateLimit } from '../api/scheduler.js';
 import {
   loadSeedFile,
   parseChaos,
@@ -8,34 +7,31 @@ import {
   startEmulator,
   type Seed,
 } from '../emulator/index.js';
-import { integerFlag } from './args.js';
+import { numeric, rateSetting, text } from '../publish/index.js';
 import type { CommandContext } from './main.js';
 
-export async function runEmulatorCommand({ values, io }: CommandContext): Promise<number> {
-  const str = (name: string) =>
-    typeof values[name] === 'string' ? (values[name] as string) : undefined;
+export async function runEmulatorCommand({ settings, io }: CommandContext): Promise<number> {
   let seed: Seed | undefined;
-  const seedFile = str('seed');
+  const seedFile = text(settings, 'seed');
   if (seedFile) {
     try {
       seed = loadSeedFile(seedFile);
     } catch (error) {
-      if (error instanceof SeedError) throw new ConfigError('--seed', error.message);
+      if (error instanceof SeedError) throw new ConfigError('seed', error.message);
       throw error;
     }
   }
-  const rateLimit = parseRateLimit(str('rate-limit') ?? '100/1m');
+  const rateLimit = rateSetting(settings, 'emulator-rate-limit');
+  const chaosSpec = text(settings, 'chaos');
   let chaos;
   try {
-    chaos = str('chaos') ? parseChaos(str('chaos')!) : undefined;
+    chaos = chaosSpec ? parseChaos(chaosSpec) : undefined;
   } catch (error) {
-    throw new ConfigError('--chaos', (error as Error).message.replace(/^--chaos: /, ''));
+    throw new ConfigError('chaos', (error as Error).message.replace(/^--chaos: /, ''));
   }
-  const port = integerFlag(str('port'), 'port', 0, 0);
-  if (port > 65535) throw new ConfigError('--port', `${port} is not a port number (0 to 65535).`);
   const emulator = await startEmulator({
-    host: str('host') ?? '127.0.0.1',
-    port,
+    host: text(settings, 'host')!,
+    port: numeric(settings, 'port')!,
     seed,
     rateLimit,
     chaos,

@@ -1,28 +1,32 @@
 /**
  * The CLI adapter: argument parsing, exit codes and text/JSON output. The work itself lives in
- * src/publish, src/api and src/reports; commands here only wire flags to it.
+ * src/publish, src/api and src/reports; flags come from the settings table (src/settings.ts).
  */
-import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ConfigError, EXIT_CODES, TestcycleError, messageOf } from '../api/errors.js';
+import { parseArgs } from 'node:util';
+import { messageOf, type SettingWords, TestcycleError, UsageError } from '../api/errors.js';
 import { Redactor, createLogger, safeLines, type Logger } from '../api/redact.js';
-import { COMMON_FLAGS, COMMON_HELP } from './args.js';
+import type { SettingSource } from '../publish/index.js';
+import type { CommandName } from '../settings.js';
 import { VERSION } from '../version.js';
 import { runEmulatorCommand } from './emulator.js';
-import { PARSE_FLAGS, runParseCommand } from './parse.js';
+import { EXIT_CODES } from './exit-codes.js';
 import {
-  CYCLE_CLOSE_FLAGS,
-  CYCLE_CREATE_FLAGS,
-  GATE_COMMAND_FLAGS,
-  PUBLISH_FLAGS,
+  cliSource,
+  cliWords,
+  commandHelp,
+  commonHelp,
+  parseOptions,
+  usageLine,
+  type FlagValues,
+} from './flags.js';
+import { runParseCommand } from './parse.js';
+import {
   runCycleCloseCommand,
   runCycleCreateCommand,
   runCheckCommand,
   runGateCommand,
   runPublishCommand,
 } from './service-commands.js';
-import { UnmatchedError } from '../publish/publish.js';
-import { ReportError } from '../reports/model.js';
-import { FORMAT_IDS } from '../reports/registry.js';
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -39,8 +43,10 @@ export interface CliIO {
 }
 
 export interface CommandContext {
-  values: Record<string, string | boolean | string[] | undefined>;
-  positionals: string[];
+  command: CommandName;
+  values: FlagValues;
+  /** The settings by key: flags, else their environment variables. */
+  settings: SettingSource;
   io: CliIO;
   redactor: Redactor;
   logger: Logger;
@@ -48,69 +54,41 @@ export interface CommandContext {
 
 interface Command {
   summary: string;
-  usage: string;
-  flags: ParseArgsConfig['options'];
   run(ctx: CommandContext): Promise<number>;
 }
 
-const COMMANDS: Record<string, Command> = {
+const COMMANDS: Record<CommandName, Command> = {
   publish: {
     summary:
       'publish test results into a cycle (find or create it, make it ACTIVE), then gate on thresholds',
-    usage:
-      'testcycle publish --report GLOB [--format F] (--cycle-key KEY | --cycle-name NAME) [--no-create-cycle] [--reopen-done-cycle] [--close-cycle] [--cycle-custom-fields JSON] [--key-pattern RE] [--automation-key T] [--create-missing-cases] [--on-unmatched warn|fail|ignore] [--on-key-collision warn|fail|merge] [--merge latest|worst] [--flaky passed|failed] [--error-as FAILED|BLOCKED] [--dry-run] [--json] [--summary-file F] [gate flags]',
-    flags: PUBLISH_FLAGS,
     run: runPublishCommand,
   },
   gate: {
     summary:
       "check a cycle's results against thresholds (one aggregate request over the whole cycle)",
-    usage:
-      'testcycle gate (--cycle-key KEY | --cycle-name NAME) [--min-pass-rate PCT] [--max-failed N] [--max-blocked N] [--fail-on-not-executed] [--pass-rate-basis executed|all] [--gate-filter FILTRQL] [--json] [--summary-file F]',
-    flags: GATE_COMMAND_FLAGS,
     run: runGateCommand,
   },
   'cycle create': {
     summary:
       'create a cycle (or find it by name), optionally with a NOT_EXECUTED execution for each case a filter matches',
-    usage:
-      'testcycle cycle create --name NAME [--status ACTIVE|DRAFT] [--populate FILTRQL] [--custom-fields JSON] [--json]',
-    flags: CYCLE_CREATE_FLAGS,
     run: runCycleCreateCommand,
   },
-  'cycle close': {
-    summary: 'set a cycle to DONE',
-    usage: 'testcycle cycle close (--cycle-key KEY | --cycle-name NAME) [--json]',
-    flags: CYCLE_CLOSE_FLAGS,
-    run: runCycleCloseCommand,
-  },
+  'cycle close': { summary: 'set a cycle to DONE', run: runCycleCloseCommand },
   parse: {
     summary: 'read test reports and print what testcycle finds in them (no service needed)',
-    usage: `testcycle parse --report GLOB (repeatable, !GLOB excludes) [--format auto|${FORMAT_IDS.join('|')}] [--max-report-bytes N] [--json] [--verbose]`,
-    flags: PARSE_FLAGS,
     run: runParseCommand,
   },
   emulator: {
     summary: 'run a local emulator of the service (for tests, demos and trying pipelines offline)',
-    usage:
-      'testcycle emulator [--host 127.0.0.1] [--port 0] [--seed FILE] [--rate-limit 100/1m] [--chaos SPEC]',
-    flags: {
-      host: { type: 'string' },
-      port: { type: 'string' },
-      seed: { type: 'string' },
-      'rate-limit': { type: 'string' },
-      chaos: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
     run: runEmulatorCommand,
   },
   check: {
     summary: 'check the base URL and token: reads the Space the token reaches (1 request)',
-    usage: 'testcycle check [--json] [common flags]',
-    flags: { ...COMMON_FLAGS, json: { type: 'boolean' } },
     run: runCheckCommand,
   },
 };
+
+const isCommand = (name: string): name is CommandName => Object.hasOwn(COMMANDS, name);
 
 function helpText(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
@@ -124,9 +102,10 @@ usage: testcycle <command> [flags]
 commands:
 ${lines.join('\n')}
 
-${COMMON_HELP}
+common flags:
+${commonHelp()}
 
-exit codes: 0 done | 1 gate failed | 2 usage or configuration error | 3 service error | 4 report error
+exit codes: 0 done | 1 gate failed | 2 usage or configuration error | 3 service error | 4 report error | 130 interrupted
 Run "testcycle <command> --help" for a command's flags.`;
 }
 
@@ -142,9 +121,8 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
   };
   const say = (text: string) => io.stderr(redactor.redact(text));
   // Two-word commands: `cycle create`, `cycle close`.
-  const twoWords =
-    argv.length >= 2 && COMMANDS[`${argv[0]} ${argv[1]}`] ? `${argv[0]} ${argv[1]}` : undefined;
-  const [name, ...rest] = twoWords ? [twoWords, ...argv.slice(2)] : argv;
+  const twoWords = argv.length >= 2 ? `${argv[0]} ${argv[1]}` : '';
+  const [name, ...rest] = isCommand(twoWords) ? [twoWords, ...argv.slice(2)] : argv;
   if (!name || name === '--help' || name === '-h' || name === 'help') {
     io.stdout(helpText());
     return name ? 0 : EXIT_CODES.usage;
@@ -153,69 +131,60 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     io.stdout(VERSION);
     return 0;
   }
-  const command = COMMANDS[name];
-  if (!command && name === 'cycle') {
-    say(
-      'testcycle cycle: say create or close, e.g. testcycle cycle create --name "Nightly {date}".',
-    );
-    return EXIT_CODES.usage;
-  }
-  if (!command) {
-    say(
-      `testcycle: unknown command "${name}". Commands: ${Object.keys(COMMANDS).join(', ')}. See testcycle --help.`,
-    );
-    return EXIT_CODES.usage;
-  }
+  let words: SettingWords | undefined;
   try {
-    let parsed: { values: CommandContext['values']; positionals: string[] };
-    try {
-      parsed = parseArgs({
-        args: rest,
-        options: command.flags,
-        allowPositionals: false,
-        strict: true,
-      });
-    } catch (error) {
-      const detail = messageOf(error).replace(/\. To specify a positional argument.*$/s, '');
-      // The usual cause: an unquoted glob that the shell expanded into many file names.
-      const hint =
-        command.flags && 'report' in command.flags && /positional/.test(detail)
-          ? ' Quote --report globs so that the shell leaves them to testcycle: --report "build/**/*.xml".'
-          : '';
-      throw new ConfigError(
-        'arguments',
-        `${detail.replace(/\.$/, '')}.${hint} Usage: ${command.usage}`,
+    if (name === 'cycle')
+      throw new UsageError(
+        'say create or close, e.g. testcycle cycle create --name "Nightly {date}".',
       );
-    }
-    if (parsed.values.help) {
-      io.stdout(`usage: ${command.usage}\n\n${command.summary}\n\n${COMMON_HELP}`);
+    if (!isCommand(name))
+      throw new UsageError(
+        `unknown command "${name}". Commands: ${Object.keys(COMMANDS).join(', ')}. See testcycle --help.`,
+      );
+    const values = parseFlags(name, rest);
+    if (values.help) {
+      io.stdout(commandHelp(name, COMMANDS[name].summary));
       return 0;
     }
-    if (typeof parsed.values.token === 'string') redactor.add(parsed.values.token);
+    words = cliWords(name, values, io.env);
+    if (typeof values.token === 'string') redactor.add(values.token);
     const logger = createLogger(
       (level, message) => io.stderr(`${level === 'debug' ? '' : `${level}: `}${message}`),
       redactor,
-      parsed.values.verbose ? 'debug' : 'info',
+      values.verbose ? 'debug' : 'info',
+      words,
     );
-    return await command.run({
-      values: parsed.values,
-      positionals: parsed.positionals,
+    return await COMMANDS[name].run({
+      command: name,
+      values,
+      settings: cliSource(name, values, io.env),
       io,
       redactor,
       logger,
     });
   } catch (error) {
-    if (error instanceof ReportError || error instanceof UnmatchedError) {
-      say(`testcycle ${name}: ${error.message}`);
-      return EXIT_CODES.report;
-    }
     if (error instanceof TestcycleError) {
-      say(`testcycle ${name}: ${error.message}`);
-      return EXIT_CODES[error.category];
+      say(`testcycle ${name}: ${words ? error.describe(words) : error.message}`);
+      return EXIT_CODES[error.kind];
     }
     // A bug, not a user error: still one line, no stack unless asked for.
     say(`testcycle ${name}: unexpected error: ${messageOf(error)}`);
     if (io.env.TESTCYCLE_DEBUG && error instanceof Error && error.stack) say(error.stack);
     return EXIT_CODES.service;
+  }
+}
+
+function parseFlags(command: CommandName, args: string[]): FlagValues {
+  const options = parseOptions(command);
+  try {
+    return parseArgs({ args, options, allowPositionals: false, strict: true }).values as FlagValues;
+  } catch (error) {
+    const detail = messageOf(error).replace(/\. To specify a positional argument.*$/s, '');
+    // The usual cause: an unquoted glob that the shell expanded into many file names.
+    const hint =
+      'report' in options && /positional/.test(detail)
+        ? ' Quote --report globs so that the shell leaves them to testcycle: --report "build/**/*.xml".'
+        : '';
+    throw new UsageError(`${detail.replace(/\.$/, '')}.${hint} Usage: ${usageLine(command)}`);
   }
 }

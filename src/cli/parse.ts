@@ -1,43 +1,12 @@
 /** `testcycle parse`: what testcycle reads in the reports (no service needed). */
-import {
-  addCounts,
-  countTests,
-  type Counts,
-  DEFAULT_MAX_BYTES,
-  noCounts,
-  readReports,
-  FORMAT_IDS,
-} from '../reports/index.js';
-import { ConfigError } from '../api/errors.js';
+import { addCounts, countTests, type Counts, noCounts } from '../reports/index.js';
 import { oneLine } from '../api/redact.js';
-import { integerFlag } from './args.js';
+import { readReportSet, reportSettings } from '../publish/index.js';
 import type { CommandContext } from './main.js';
 
-export const PARSE_FLAGS = {
-  report: { type: 'string', multiple: true },
-  format: { type: 'string' },
-  'max-report-bytes': { type: 'string' },
-  json: { type: 'boolean' },
-  verbose: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
-} as const;
-
-export async function runParseCommand({ values, io }: CommandContext): Promise<number> {
-  const patterns = (values.report as string[] | undefined) ?? [];
-  if (patterns.length === 0)
-    throw new ConfigError(
-      '--report',
-      'is required: a glob of report files, e.g. --report "build/test-results/**/*.xml".',
-    );
-  const format = typeof values.format === 'string' ? values.format : 'auto';
-  if (format !== 'auto' && !FORMAT_IDS.includes(format))
-    throw new ConfigError('--format', `"${format}" is not one of auto, ${FORMAT_IDS.join(', ')}.`);
-  const maxBytes = integerFlag(
-    values['max-report-bytes'] as string | undefined,
-    'max-report-bytes',
-    DEFAULT_MAX_BYTES,
-  );
-  const reports = await readReports(patterns, { format, maxBytes });
+export async function runParseCommand(ctx: CommandContext): Promise<number> {
+  const { values, io } = ctx;
+  const reports = await readReportSet(reportSettings(ctx.settings));
   let totals: Counts = noCounts();
   const files = reports.map((r) => {
     const counts = countTests(r.tests);

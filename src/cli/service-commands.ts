@@ -1,101 +1,41 @@
-/** The commands that talk to the service: publish, gate, cycle create, cycle close. */
+/** The commands that talk to the service: publish, gate, cycle create, cycle close, check. */
 import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { ServiceClient } from '../api/client.js';
-import { ConfigError } from '../api/errors.js';
 import {
-  choice,
-  ciContext,
   closeCycle,
   createCycle,
+  createCycleSettings,
+  cycleInfo,
   cycleSettings,
   gateCycle,
+  gateOutcome,
   gateSettings,
-  userFilterSetting,
-  jsonSetting,
   publish,
   publishSettings,
-  renderCycleName,
+  readReportSet,
   renderSummary,
+  reportSettings,
   requestsOf,
-  settingsFrom,
+  clientSettings,
   type PublishResult,
-  type SettingSource,
 } from '../publish/index.js';
-import { DEFAULT_MAX_BYTES, describeSkipped, FORMAT_IDS, readReports } from '../reports/index.js';
-import { COMMON_FLAGS, commonOptions, integerFlag } from './args.js';
 import type { CommandContext } from './main.js';
-
-const GATE_FLAGS = {
-  'min-pass-rate': { type: 'string' },
-  'max-failed': { type: 'string' },
-  'max-blocked': { type: 'string' },
-  'fail-on-not-executed': { type: 'boolean' },
-  'pass-rate-basis': { type: 'string' },
-  'gate-filter': { type: 'string' },
-} as const;
-
-const CYCLE_FLAGS = { 'cycle-key': { type: 'string' }, 'cycle-name': { type: 'string' } } as const;
-
-export const PUBLISH_FLAGS = {
-  ...COMMON_FLAGS,
-  ...CYCLE_FLAGS,
-  ...GATE_FLAGS,
-  report: { type: 'string', multiple: true },
-  format: { type: 'string' },
-  'max-report-bytes': { type: 'string' },
-  'no-create-cycle': { type: 'boolean' },
-  'reopen-done-cycle': { type: 'boolean' },
-  'close-cycle': { type: 'boolean' },
-  'cycle-custom-fields': { type: 'string' },
-  'key-pattern': { type: 'string' },
-  'automation-key': { type: 'string' },
-  'create-missing-cases': { type: 'boolean' },
-  'on-unmatched': { type: 'string' },
-  'on-key-collision': { type: 'string' },
-  merge: { type: 'string' },
-  flaky: { type: 'string' },
-  'error-as': { type: 'string' },
-  'dry-run': { type: 'boolean' },
-  json: { type: 'boolean' },
-  'summary-file': { type: 'string' },
-} as const;
-
-export const GATE_COMMAND_FLAGS = {
-  ...COMMON_FLAGS,
-  ...CYCLE_FLAGS,
-  ...GATE_FLAGS,
-  json: { type: 'boolean' },
-  'summary-file': { type: 'string' },
-} as const;
-export const CYCLE_CREATE_FLAGS = {
-  ...COMMON_FLAGS,
-  name: { type: 'string' },
-  status: { type: 'string' },
-  populate: { type: 'string' },
-  'custom-fields': { type: 'string' },
-  json: { type: 'boolean' },
-} as const;
-export const CYCLE_CLOSE_FLAGS = {
-  ...COMMON_FLAGS,
-  ...CYCLE_FLAGS,
-  json: { type: 'boolean' },
-} as const;
-
-function source(values: CommandContext['values']): SettingSource {
-  return settingsFrom(values, (name) => `--${name}`);
-}
+import { EXIT_CODES } from './exit-codes.js';
 
 /** A client for one command, closed when the command ends. */
 async function withClient<T>(
   ctx: CommandContext,
   work: (client: ServiceClient) => Promise<T>,
-  options = commonOptions(ctx.values, ctx.io.env),
+  options = clientSettings(ctx.settings, ctx.io.env),
 ): Promise<T> {
   const client = new ServiceClient({
     ...options,
     redactor: ctx.redactor,
     logger: ctx.logger,
     userAgent: 'testcycle-cli',
+    // Commands run one after another in a CI job pace together on the token.
+    sharedPaceDir: tmpdir(),
   });
   try {
     return await work(client);
@@ -105,30 +45,12 @@ async function withClient<T>(
 }
 
 export async function runPublishCommand(ctx: CommandContext): Promise<number> {
-  const { values, io } = ctx;
-  const settings = publishSettings(source(values), io.env);
-  // Every flag is checked before a report is read: a usage error is the first thing to fix.
-  const common = commonOptions(values, io.env);
-  const patterns = (values.report as string[] | undefined) ?? [];
-  if (patterns.length === 0)
-    throw new ConfigError(
-      '--report',
-      'is required: a glob of report files, e.g. --report "build/test-results/**/*.xml".',
-    );
-  if (settings.format !== 'auto' && !FORMAT_IDS.includes(settings.format))
-    throw new ConfigError(
-      '--format',
-      `"${settings.format}" is not one of auto, ${FORMAT_IDS.join(', ')}.`,
-    );
-  const maxBytes = integerFlag(
-    values['max-report-bytes'] as string | undefined,
-    'max-report-bytes',
-    DEFAULT_MAX_BYTES,
-  );
-  // Reports first: a missing or broken report fails before any request.
-  const reports = await readReports(patterns, { format: settings.format, maxBytes });
-  const skipped = describeSkipped(reports.skipped);
-  if (skipped) ctx.logger.info(skipped);
+  const { settings: src, io } = ctx;
+  // Every setting is checked before a report is read: a usage error is the first thing to fix.
+  const settings = publishSettings(src, io.env);
+  const client = clientSettings(src, io.env);
+  // Reports next: a missing or broken report fails before any request.
+  const reports = await readReportSet(reportSettings(src), ctx.logger);
   // An interrupt (Ctrl-C, a cancelled CI job) stops between writes; a second one stops at once.
   const stop = new AbortController();
   void io.interrupted?.().then(() => {
@@ -145,16 +67,14 @@ export async function runPublishCommand(ctx: CommandContext): Promise<number> {
         progress: (line) => ctx.logger.info(line),
         signal: stop.signal,
       });
-      return await finish(
-        ctx,
-        result,
-        renderSummary(result, reports, {
-          linkTemplate: ctx.values['link-template'] as string | undefined,
-        }),
-      );
+      return await finish(ctx, result, renderSummary(result, reports, summaryOptions(ctx)));
     },
-    common,
+    client,
   );
+}
+
+function summaryOptions(ctx: CommandContext): { linkTemplate?: string } {
+  return { linkTemplate: ctx.settings.string('link-template') };
 }
 
 /** `testcycle check`: one request that proves the base URL, the region and the token. */
@@ -180,21 +100,11 @@ export async function runCheckCommand(ctx: CommandContext): Promise<number> {
 }
 
 export async function runGateCommand(ctx: CommandContext): Promise<number> {
-  const src = source(ctx.values);
+  const target = cycleSettings(ctx.settings, ctx.io.env);
+  const gate = gateSettings(ctx.settings);
   return withClient(ctx, async (client) => {
-    const result = await gateCycle(
-      client,
-      cycleSettings(src, ctx.io.env),
-      gateSettings(src),
-      src.label,
-    );
-    return await finish(
-      ctx,
-      result,
-      renderSummary(result, [], {
-        linkTemplate: ctx.values['link-template'] as string | undefined,
-      }),
-    );
+    const result = await gateCycle(client, target, gate);
+    return await finish(ctx, result, renderSummary(result, [], summaryOptions(ctx)));
   });
 }
 
@@ -210,32 +120,42 @@ async function finish(
     ctx.io.stdout(
       JSON.stringify({
         ...out,
-        gate: { passed: result.gate.passed, reasons: result.gate.reasons },
+        // A dry run has no verdict: passed null, outcome skipped.
+        gate: {
+          outcome: gateOutcome(result),
+          passed: result.dryRun ? null : result.gate.passed,
+          reasons: result.gate.reasons,
+        },
       }),
     );
   } else {
     ctx.io.stdout(humanResult(result, ctx.io.color === true));
   }
-  return result.gate.passed ? 0 : 1;
+  return result.gate.passed ? 0 : EXIT_CODES.gate;
 }
 
 function humanResult(r: PublishResult, color: boolean): string {
   const paint = (code: number, text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
   const c = r.counts;
+  const plan = r.dryRun;
+  const status = plan?.createCycle
+    ? 'would be created'
+    : `${r.cycle.status}${plan?.activateCycle ? ', would be made ACTIVE' : ''}`;
   const lines = [
-    `cycle ${r.cycle.key ?? '(new)'} "${r.cycle.name}" (${r.cycle.status})`,
+    `cycle ${r.cycle.key ?? '(new)'} "${r.cycle.name}" (${status})`,
     `results: ${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.skipped} skipped, ${c.notExecuted} not executed${c.inProgress ? `, ${c.inProgress} in progress` : ''} (${c.total} total)${r.passRate === null ? '' : `, pass rate ${r.passRate}%`}`,
   ];
-  if (
-    r.writes.created + r.writes.updated + r.writes.unchanged + r.writes.casesCreated > 0 ||
-    r.dryRun
-  ) {
+  if (plan) {
+    lines.push(
+      `plan: would create ${plan.create}, update ${plan.update}, leave ${r.writes.unchanged} unchanged`,
+      `dry run: nothing written; about ${plan.plannedRequests} more requests planned`,
+      'gate: skipped (dry run)',
+    );
+  } else if (r.writes.created + r.writes.updated + r.writes.unchanged + r.writes.casesCreated > 0) {
     lines.push(
       `writes: ${r.writes.created} created, ${r.writes.updated} updated, ${r.writes.unchanged} unchanged${r.writes.casesCreated ? `, ${r.writes.casesCreated} test cases created` : ''}`,
     );
   }
-  if (r.dryRun)
-    lines.push(`dry run: nothing written; about ${r.dryRun.plannedRequests} more requests planned`);
   if (r.unmatched.length) lines.push(`unmatched: ${r.unmatched.length} test(s)`);
   if (r.gate.evaluated)
     lines.push(
@@ -251,23 +171,12 @@ function humanResult(r: PublishResult, color: boolean): string {
 
 export async function runCycleCreateCommand(ctx: CommandContext): Promise<number> {
   const { values, io } = ctx;
-  const src = source(values);
-  const template = src.string('name');
-  if (!template) throw new ConfigError('--name', 'is required, e.g. --name "Nightly {date}".');
-  const name = renderCycleName(template, ciContext(io.env), '--name');
-  const status = choice(src, 'status', ['ACTIVE', 'DRAFT'] as const, 'ACTIVE');
-  const customFields = jsonSetting(src, 'custom-fields');
+  const settings = createCycleSettings(ctx.settings, io.env);
   return withClient(ctx, async (client) => {
-    const made = await createCycle(client, {
-      name,
-      status,
-      customFields,
-      populate: userFilterSetting(src, 'populate'),
-      logger: ctx.logger,
-    });
-    const a = made.cycle.attributes;
+    const made = await createCycle(client, { ...settings, logger: ctx.logger });
+    const cycle = cycleInfo(made.cycle);
     const out = {
-      cycle: { id: made.cycle.id, key: a.testCycleKey ?? null, name: a.name, status: a.status },
+      cycle,
       created: made.created,
       ...(made.populated ? { populated: made.populated } : {}),
       requests: requestsOf(client),
@@ -275,7 +184,7 @@ export async function runCycleCreateCommand(ctx: CommandContext): Promise<number
     if (values.json) io.stdout(JSON.stringify(out));
     else {
       io.stdout(
-        `${made.created ? 'created' : 'found'} cycle ${a.testCycleKey} "${a.name}" (${a.status})` +
+        `${made.created ? 'created' : 'found'} cycle ${cycle.key} "${cycle.name}" (${cycle.status})` +
           (made.populated
             ? `; ${made.populated.created} NOT_EXECUTED executions added for ${made.populated.matched} matching test cases`
             : ''),
@@ -286,16 +195,12 @@ export async function runCycleCreateCommand(ctx: CommandContext): Promise<number
 }
 
 export async function runCycleCloseCommand(ctx: CommandContext): Promise<number> {
-  const src = source(ctx.values);
+  const target = cycleSettings(ctx.settings, ctx.io.env);
   return withClient(ctx, async (client) => {
-    const closed = await closeCycle(client, cycleSettings(src, ctx.io.env), src.label);
-    const a = closed.attributes;
-    const out = {
-      cycle: { id: closed.id, key: a.testCycleKey ?? null, name: a.name, status: a.status },
-      requests: requestsOf(client),
-    };
+    const cycle = cycleInfo(await closeCycle(client, target));
+    const out = { cycle, requests: requestsOf(client) };
     ctx.io.stdout(
-      ctx.values.json ? JSON.stringify(out) : `cycle ${a.testCycleKey} "${a.name}" is DONE`,
+      ctx.values.json ? JSON.stringify(out) : `cycle ${cycle.key} "${cycle.name}" is DONE`,
     );
     return 0;
   });

@@ -5,6 +5,7 @@
  * only in their parameters) unless the key template holds {params}; the same test in two report
  * files (matrix legs, a re-run) is one test run twice.
  */
+import { KEY_WORDS, type SettingWords } from '../api/errors.js';
 import { oneLine } from '../api/redact.js';
 import { testIdentity, type TestResult } from '../reports/model.js';
 import { automationKeyOf, explicitKeyOf, type MatchOptions } from './match.js';
@@ -65,7 +66,11 @@ export function findKeyCollisions(
 }
 
 /** The warning or error text: each group (first 10, then a count) with its tests' files. */
-export function describeCollisions(collisions: KeyCollision[], setting: string): string {
+export function describeCollisions(
+  collisions: KeyCollision[],
+  setting: string,
+  words: SettingWords = KEY_WORDS,
+): string {
   const shown = collisions.slice(0, 10).map((c) => {
     const tests = c.tests
       .slice(0, 5)
@@ -76,7 +81,7 @@ export function describeCollisions(collisions: KeyCollision[], setting: string):
       .join('; ');
     const more = c.tests.length > 5 ? `; and ${c.tests.length - 5} more` : '';
     const hint = c.separatedBy
-      ? ` [${c.separatedBy} in --automation-key tells them apart]`
+      ? ` [${c.separatedBy} in ${words.name('automation-key')} tells them apart]`
       : ' [give each an explicit test case key]';
     return `  "${oneLine(c.key)}": ${c.tests.length} distinct tests: ${tests}${more}${hint}`;
   });

@@ -1,25 +1,21 @@
 /** The other jobs of DESIGN.md besides publish, shared by the CLI and the action. */
 import type { Resource, ServiceClient } from '../api/client.js';
 import { ConfigError } from '../api/errors.js';
-import type { Logger } from '../api/redact.js';
+import { oneLine, type Logger } from '../api/redact.js';
 import type { CycleStatus } from '../schema/resources.js';
 import { type CycleOptions, findCycle, resolveCycle, setCycleStatus } from './cycle.js';
-import { cycleCounts, type GateOptions, hasThresholds, passRate, verdict } from './gate.js';
+import { evaluateGate, type GateOptions, hasThresholds, passRate } from './gate.js';
 import { populateCycle } from './populate.js';
-import { type PublishResult, requestsOf } from './publish.js';
+import { cycleInfo, type PublishResult, requestsOf } from './publish.js';
 
 type Target = Pick<CycleOptions, 'key' | 'name'>;
 
-async function mustFind(
-  client: ServiceClient,
-  target: Target,
-  label: (name: string) => string,
-): Promise<Resource<'test_cycles'>> {
+async function mustFind(client: ServiceClient, target: Target): Promise<Resource<'test_cycles'>> {
   const cycle = await findCycle(client, target);
   if (!cycle)
     throw new ConfigError(
-      label(target.key ? 'cycle-key' : 'cycle-name'),
-      `no test cycle ${target.key ?? `"${target.name}"`} in this Space.`,
+      target.key ? 'cycle-key' : 'cycle-name',
+      `no test cycle ${target.key ?? `"${oneLine(target.name!)}"`} in this Space.`,
     );
   return cycle;
 }
@@ -29,18 +25,12 @@ export async function gateCycle(
   client: ServiceClient,
   target: Target,
   gate: GateOptions,
-  label: (name: string) => string,
 ): Promise<PublishResult> {
-  const cycle = await mustFind(client, target, label);
-  const counts = await cycleCounts(client, cycle.id, gate.filter);
-  const v = hasThresholds(gate) ? verdict(counts, gate) : { passed: true, reasons: [] };
+  const cycle = await mustFind(client, target);
+  const { counts, verdict } = await evaluateGate(client, cycle, gate);
+  const v = hasThresholds(gate) ? verdict : { passed: true, reasons: [] };
   return {
-    cycle: {
-      id: cycle.id,
-      key: (cycle.attributes.testCycleKey as string | undefined) ?? null,
-      name: String(cycle.attributes.name ?? ''),
-      status: String(cycle.attributes.status ?? ''),
-    },
+    cycle: cycleInfo(cycle),
     counts,
     passRate: passRate(counts, gate.basis),
     gate: { ...v, evaluated: true },
@@ -89,7 +79,6 @@ export async function createCycle(
 export async function closeCycle(
   client: ServiceClient,
   target: Target,
-  label: (name: string) => string,
 ): Promise<Resource<'test_cycles'>> {
-  return setCycleStatus(client, await mustFind(client, target, label), 'DONE');
+  return setCycleStatus(client, await mustFind(client, target), 'DONE');
 }

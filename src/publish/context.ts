@@ -31,17 +31,20 @@ export function ciContext(env: Record<string, string | undefined>, now = new Dat
       'BUILD_SOURCEVERSION',
       'CIRCLE_SHA1',
     ),
+    // A PR's source branch before the CI's own name for the build (Jenkins PR-12, Azure "merge").
     branch: first(
       env,
       'TESTCYCLE_BRANCH',
       'GITHUB_HEAD_REF',
       'GITHUB_REF_NAME',
       'CI_COMMIT_REF_NAME',
+      'CHANGE_BRANCH',
       'BRANCH_NAME',
       'GIT_BRANCH',
+      'SYSTEM_PULLREQUEST_SOURCEBRANCH',
       'BUILD_SOURCEBRANCHNAME',
       'CIRCLE_BRANCH',
-    ),
+    )?.replace(/^refs\/heads\//, ''),
     pr:
       first(
         env,
@@ -90,7 +93,7 @@ const PLACEHOLDERS = [
 export function renderCycleName(
   template: string,
   ctx: CiContext,
-  parameter = '--cycle-name',
+  parameter = 'cycle-name',
 ): string {
   const name = template.replace(
     /\{([a-z_0-9]+)(?::([A-Za-z_][A-Za-z0-9_]*))?\}/g,

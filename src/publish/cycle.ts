@@ -3,7 +3,7 @@
  * result is recorded only on an ACTIVE cycle, SERVICE-API.md 3 rule 1); closed at the end on request.
  */
 import { type Resource, type ServiceClient, updateWithRetry } from '../api/client.js';
-import { ConfigError, TestcycleError } from '../api/errors.js';
+import { ConfigError, type Words } from '../api/errors.js';
 import { oneLine } from '../api/redact.js';
 import type { Logger } from '../api/redact.js';
 import type { CycleStatus } from '../schema/resources.js';
@@ -28,9 +28,10 @@ export interface ResolvedCycle {
   activated: boolean;
 }
 
-export class CycleStateError extends TestcycleError {
-  constructor(message: string) {
-    super(message, 'CYCLE_STATE', 'usage');
+/** The cycle's state forbids the run, and a setting would allow it (reopen-done-cycle). */
+export class CycleStateError extends ConfigError {
+  constructor(setting: string, message: string | Words) {
+    super(setting, message, 'CYCLE_STATE');
   }
 }
 
@@ -49,19 +50,17 @@ export async function resolveCycle(
   options: CycleOptions & { dryRun: boolean; logger: Logger; needActive: boolean },
 ): Promise<ResolvedCycle | undefined> {
   if (!options.key && !options.name)
-    throw new ConfigError('--cycle-name', 'or --cycle-key is required.');
+    throw new ConfigError('cycle-name', (w) => `or ${w.name('cycle-key')} is required.`);
   let cycle = await findCycle(client, options);
   let created = false;
   if (!cycle) {
     if (options.key)
-      throw new ConfigError(
-        '--cycle-key',
-        `no test cycle has the key ${options.key} in this Space.`,
-      );
+      throw new ConfigError('cycle-key', `no test cycle has the key ${options.key} in this Space.`);
     if (!options.create)
       throw new ConfigError(
-        '--cycle-name',
-        `no test cycle is named "${oneLine(options.name!)}" and --no-create-cycle is set.`,
+        'cycle-name',
+        (w) =>
+          `no test cycle is named "${oneLine(options.name!)}" and ${w.value('create-cycle', false)} is set.`,
       );
     if (options.dryRun) return undefined;
     const rank = await nextRank(client, 'test_cycles');
@@ -87,8 +86,11 @@ export async function resolveCycle(
   if (!options.needActive || status === 'ACTIVE')
     return { resource: cycle, created, activated: false };
   if (status === 'DONE' && !options.reopenDone) {
+    const shown = `${cycle.attributes.testCycleKey} "${oneLine(String(cycle.attributes.name))}"`;
     throw new CycleStateError(
-      `test cycle ${cycle.attributes.testCycleKey} "${oneLine(String(cycle.attributes.name))}" is DONE; pass --reopen-done-cycle to record results in it again.`,
+      options.key ? 'cycle-key' : 'cycle-name',
+      (w) =>
+        `test cycle ${shown} is DONE; use ${w.value('reopen-done-cycle', true)} to record results in it again.`,
     );
   }
   if (options.dryRun) return { resource: cycle, created, activated: true };

@@ -3,12 +3,18 @@
  * thresholds. The grouped aggregate's shape is not documented (SERVICE-API.md 4.6): the emulator's
  * and other reasonable shapes are read, else one ungrouped count per result value is asked for.
  */
-import type { JsonApiDocument, ServiceClient } from '../api/client.js';
+import type { JsonApiDocument, Resource, ServiceClient } from '../api/client.js';
+import { TestcycleError } from '../api/errors.js';
+import { oneLine } from '../api/redact.js';
 import { f, type Filter } from '../api/filter.js';
 import { EXECUTION_RESULTS, type ExecutionResult } from '../schema/resources.js';
 
 export interface GateOptions {
   minPassRate?: number;
+  /** Fail when the pass rate fell by more than this many points against the previous cycle of `series`. */
+  maxPassRateDrop?: number;
+  /** The cycle-name template whose cycles form a series ("Nightly {date}"), for maxPassRateDrop. */
+  series?: string;
   maxFailed?: number;
   maxBlocked?: number;
   failOnNotExecuted?: boolean;
@@ -32,11 +38,19 @@ export interface GateVerdict {
   reasons: string[];
 }
 
+/** The thresholds failed: each adapter maps this kind once (exit 1, a failed step). */
+export class GateFailedError extends TestcycleError {
+  constructor(readonly reasons: string[]) {
+    super(reasons.join('; '), 'GATE_FAILED', 'gate');
+  }
+}
+
 export function hasThresholds(g: GateOptions | undefined): g is GateOptions {
   return (
     !!g &&
     (g.minPassRate !== undefined ||
       g.maxFailed !== undefined ||
+      g.maxPassRateDrop !== undefined ||
       g.maxBlocked !== undefined ||
       g.failOnNotExecuted === true ||
       g.filter !== undefined)
@@ -71,9 +85,27 @@ export function passRate(counts: CycleCounts, basis: GateOptions['basis']): numb
   return denominator === 0 ? null : Math.round((counts.passed / denominator) * 10_000) / 100;
 }
 
-export function verdict(counts: CycleCounts, gate: GateOptions): GateVerdict {
+/** The previous cycle of a series and its pass rate (same basis and filter). */
+export interface PreviousCycle {
+  key: string;
+  name: string;
+  passRate: number | null;
+}
+
+export function verdict(
+  counts: CycleCounts,
+  gate: GateOptions,
+  previous?: PreviousCycle,
+): GateVerdict {
   const reasons: string[] = [];
   const rate = passRate(counts, gate.basis);
+  if (gate.maxPassRateDrop !== undefined && rate !== null && previous?.passRate != null) {
+    const drop = Math.round((previous.passRate - rate) * 100) / 100;
+    if (drop > gate.maxPassRateDrop)
+      reasons.push(
+        `pass rate ${rate}% fell ${drop} points from ${previous.passRate}% in ${previous.key} "${oneLine(previous.name)}" (at most ${gate.maxPassRateDrop} allowed)`,
+      );
+  }
   if (gate.minPassRate !== undefined) {
     if (rate === null)
       reasons.push(
@@ -87,9 +119,69 @@ export function verdict(counts: CycleCounts, gate: GateOptions): GateVerdict {
   if (gate.maxBlocked !== undefined && counts.blocked > gate.maxBlocked)
     reasons.push(`${counts.blocked} blocked, more than ${gate.maxBlocked} allowed`);
   if (gate.failOnNotExecuted && counts.notExecuted + counts.inProgress > 0) {
-    reasons.push(`${counts.notExecuted + counts.inProgress} not executed (--fail-on-not-executed)`);
+    reasons.push(`${counts.notExecuted + counts.inProgress} not executed (fail-on-not-executed)`);
   }
   return { passed: reasons.length === 0, reasons };
+}
+
+/** The verdict on a cycle: its counts (one aggregate), and the previous cycle's when a drop is checked. */
+export async function evaluateGate(
+  client: ServiceClient,
+  cycle: Resource<'test_cycles'>,
+  gate: GateOptions,
+): Promise<{ counts: CycleCounts; verdict: GateVerdict }> {
+  const counts = await cycleCounts(client, cycle.id, gate.filter);
+  const previous =
+    gate.maxPassRateDrop !== undefined && gate.series
+      ? await previousCycle(client, cycle, gate.series, gate)
+      : undefined;
+  return { counts, verdict: verdict(counts, gate, previous) };
+}
+
+/** Pages of cycles looked through for the previous one of a series (newest first). */
+const SERIES_PAGES = 3;
+
+/**
+ * The cycle of the series ranked just before `cycle`: names that the template renders to (each
+ * placeholder stands for any text), found newest first by rank; the service narrows the listing
+ * by the template's longest literal part, the name is then compared exactly here.
+ */
+export async function previousCycle(
+  client: ServiceClient,
+  cycle: Resource<'test_cycles'>,
+  template: string,
+  gate: Pick<GateOptions, 'basis' | 'filter'>,
+): Promise<PreviousCycle | undefined> {
+  const parts = template.split(/\{[a-z_0-9]+(?::[A-Za-z_][A-Za-z0-9_]*)?\}/);
+  const pattern = new RegExp(
+    `^${parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+')}$`,
+    's',
+  );
+  const literal = parts.map((p) => p.trim()).sort((a, b) => b.length - a.length)[0];
+  const rank = Number(cycle.attributes.rank);
+  let pages = 0;
+  for await (const page of client.pages<'test_cycles'>('/test_cycles', {
+    filter: literal ? f.cmp('name', '~', literal) : undefined,
+    sort: ['-rank'],
+    fields: { test_cycles: ['name', 'rank', 'testCycleKey'] },
+  })) {
+    const found = page.data.find(
+      (c) =>
+        c.id !== cycle.id &&
+        Number(c.attributes.rank) < rank &&
+        pattern.test(String(c.attributes.name ?? '')),
+    );
+    if (found) {
+      const counts = await cycleCounts(client, found.id, gate.filter);
+      return {
+        key: String(found.attributes.testCycleKey ?? found.id),
+        name: String(found.attributes.name ?? ''),
+        passRate: passRate(counts, gate.basis),
+      };
+    }
+    if (++pages >= SERIES_PAGES) break;
+  }
+  return undefined;
 }
 
 export async function cycleCounts(

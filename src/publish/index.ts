@@ -1,6 +1,8 @@
 export {
   publish,
   requestsOf,
+  cycleInfo,
+  gateOutcome,
   UnmatchedError,
   KeyCollisionError,
   type PublishOptions,
@@ -21,7 +23,10 @@ export {
   type CycleOptions,
 } from './cycle.js';
 export {
+  GateFailedError,
   cycleCounts,
+  evaluateGate,
+  previousCycle,
   verdict,
   passRate,
   hasThresholds,
@@ -29,6 +34,7 @@ export {
   type GateOptions,
   type CycleCounts,
   type GateVerdict,
+  type PreviousCycle,
 } from './gate.js';
 export {
   DEFAULT_AUTOMATION_KEY,
@@ -42,13 +48,25 @@ export { populateCycle } from './populate.js';
 export {
   publishSettings,
   gateSettings,
-  userFilterSetting,
   cycleSettings,
+  createCycleSettings,
+  clientSettings,
+  reportSettings,
+  userFilterSetting,
   jsonSetting,
+  rateSetting,
   choice,
+  flag,
+  numeric,
+  required,
+  text,
   settingsFrom,
   type SettingSource,
   type PublishSettings,
+  type ClientSettings,
+  type ReportSettings,
+  type CreateCycleSettings,
 } from './settings.js';
+export { readReportSet } from './reports.js';
 export { renderSummary, escapeHtml, MAX_SUMMARY_BYTES } from './summary.js';
 export { gateCycle, createCycle, closeCycle, type CreateCycleResult } from './commands.js';

@@ -17,6 +17,14 @@ export const DEFAULT_AUTOMATION_KEY = '{classname}.{name}';
 export const MAX_FILTER_CHARS = 3500;
 const PAGE = 100;
 
+/**
+ * "The lowest key wins" wherever two records compete (two cases with one automationKey, two
+ * executions of one case in a cycle): keys compared by their numbers, so DEMO-T9 < DEMO-T10.
+ */
+export const compareKeys: (a: string, b: string) => number = new Intl.Collator('en', {
+  numeric: true,
+}).compare;
+
 export interface MatchOptions {
   keyPattern: RegExp;
   automationKey: string;
@@ -35,7 +43,7 @@ export interface Unmatched {
   reason: string;
 }
 
-export function keyPattern(source: string | undefined, parameter = '--key-pattern'): RegExp {
+export function keyPattern(source: string | undefined, parameter = 'key-pattern'): RegExp {
   try {
     return new RegExp(source ?? DEFAULT_KEY_PATTERN);
   } catch (error) {
@@ -48,7 +56,7 @@ export function keyPattern(source: string | undefined, parameter = '--key-patter
 
 const TEMPLATE_FIELDS = ['classname', 'name', 'suite', 'file', 'params'];
 
-export function checkAutomationKeyTemplate(template: string, parameter = '--automation-key'): void {
+export function checkAutomationKeyTemplate(template: string, parameter = 'automation-key'): void {
   for (const [, field] of template.matchAll(/\{([^}]*)\}/g)) {
     if (!TEMPLATE_FIELDS.includes(field!)) {
       throw new ConfigError(
@@ -121,7 +129,7 @@ export async function matchTests(
     if (typeof auto !== 'string' || !auto) return;
     // Two live cases with one automationKey: take the lowest key, deterministically.
     const seen = byAuto.get(auto);
-    if (!seen || String(r.attributes.testCaseKey ?? r.id) < String(seen.key ?? seen.id))
+    if (!seen || compareKeys(String(r.attributes.testCaseKey ?? r.id), seen.key ?? seen.id) < 0)
       byAuto.set(auto, toCase(r));
   };
   for (const r of input.known ?? []) learn(r);

@@ -2,22 +2,21 @@
  * The publish pipeline: preflight -> cycle -> match -> plan -> writes -> (gate) -> result.
  * Adapters (CLI, action, library users) call publish() with one options object.
  */
-import type { ServiceClient } from '../api/client.js';
-import { stopIfInterrupted, TestcycleError } from '../api/errors.js';
+import type { Resource, ServiceClient } from '../api/client.js';
+import { render, stopIfInterrupted, TestcycleError, type Words } from '../api/errors.js';
 import { oneLine, type Logger, silentLogger } from '../api/redact.js';
 import type { RequestStats } from '../api/scheduler.js';
 import type { ParsedReport, TestResult } from '../reports/model.js';
 import type { ExecutionResult } from '../schema/resources.js';
-import { resolveCycle, setCycleStatus } from './cycle.js';
+import { type ResolvedCycle, resolveCycle, setCycleStatus } from './cycle.js';
 import {
   type CycleCounts,
   countsFrom,
-  cycleCounts,
+  evaluateGate,
   type GateOptions,
   type GateVerdict,
   hasThresholds,
   passRate,
-  verdict,
 } from './gate.js';
 import {
   describeCollisions,
@@ -25,10 +24,12 @@ import {
   type KeyCollision,
   testKeyOf,
 } from './collisions.js';
-import { display, matchTests, type Unmatched } from './match.js';
+import { display, matchTests, type MatchResult, type Unmatched } from './match.js';
+import { formatDuration, Progress } from './progress.js';
 import { combineEntries, resultOf } from './results.js';
 import type { PublishSettings } from './settings.js';
 import {
+  type CycleContents,
   type Desired,
   makePlan,
   type Plan,
@@ -58,17 +59,27 @@ export interface PublishResult {
   writes: { created: number; updated: number; unchanged: number; casesCreated: number };
   unmatched: Unmatched[];
   requests: Pick<RequestStats, 'total' | 'byMethod' | 'retried' | 'rateLimited'>;
-  dryRun?: { plannedRequests: number; createCycle: boolean; activateCycle: boolean };
+  /**
+   * A dry run's plan: nothing was written (`writes` are zero), the cycle may not exist yet
+   * (`cycle.status` is then ''), and the gate was not evaluated (gateOutcome: skipped).
+   */
+  dryRun?: {
+    plannedRequests: number;
+    createCycle: boolean;
+    activateCycle: boolean;
+    /** Executions the publish would create and update. */
+    create: number;
+    update: number;
+  };
   warnings: string[];
 }
 
 export class UnmatchedError extends TestcycleError {
   constructor(readonly unmatched: Unmatched[]) {
+    const shown = unmatched.slice(0, 5).map((u) => u.test);
     super(
-      `${unmatched.length} test(s) match no test case (--on-unmatched fail): ${unmatched
-        .slice(0, 5)
-        .map((u) => u.test)
-        .join('; ')}${unmatched.length > 5 ? '; ...' : ''}`,
+      (w) =>
+        `${unmatched.length} test(s) match no test case (${w.value('on-unmatched', 'fail')}): ${shown.join('; ')}${unmatched.length > 5 ? '; ...' : ''}`,
       'UNMATCHED',
       'report',
     );
@@ -77,190 +88,261 @@ export class UnmatchedError extends TestcycleError {
 
 export class KeyCollisionError extends TestcycleError {
   constructor(readonly collisions: KeyCollision[]) {
-    super(describeCollisions(collisions, '--on-key-collision fail'), 'KEY_COLLISION', 'report');
+    super(
+      (w) => describeCollisions(collisions, w.value('on-key-collision', 'fail'), w),
+      'KEY_COLLISION',
+      'report',
+    );
   }
 }
 
+/** The pipeline, step by step; each step is a function below. */
 export async function publish(
   client: ServiceClient,
   options: PublishOptions,
 ): Promise<PublishResult> {
-  const logger = options.logger ?? silentLogger;
-  const warnings: string[] = [];
-  const warn = (text: string) => {
-    warnings.push(text);
-    logger.warn(text);
-  };
-
+  const run = startRun(client, options);
   // Distinct tests that would share one execution: known from the reports, before any request.
-  const { tests, collided } = withoutCollisions(options, warn);
-
-  // Preflight: a wrong region or token fails here, before any write.
-  const { signal } = options;
-  const project = await client.project();
-  stopIfInterrupted(signal);
-
+  const { tests, collided } = withoutCollisions(options, run.warn);
+  const project = await preflight(run);
   const cycle = await resolveCycle(client, project.id, {
     ...options.cycle,
     dryRun: options.dryRun,
-    logger,
+    logger: run.logger,
     needActive: true,
   });
-  stopIfInterrupted(signal);
-  // An existing cycle is read once, with its test cases: a re-run matches most tests from them.
-  const contents =
-    cycle && !cycle.created
-      ? await readCycleContents(client, cycle.resource.id)
-      : { executions: [], cases: [] };
-  stopIfInterrupted(signal);
-  const match = await matchTests(
-    client,
-    { tests, projectId: project.id, known: contents.cases },
-    { ...options.match, dryRun: options.dryRun, logger },
-  );
-  match.unmatched.push(...collided);
-  if (match.unmatched.length && options.onUnmatched !== 'ignore') {
-    const list = match.unmatched.slice(0, 20).map((u) => `  ${u.test} (${u.file}): ${u.reason}`);
-    warn(
-      `${match.unmatched.length} test(s) match no test case:\n${list.join('\n')}${match.unmatched.length > 20 ? '\n  ...' : ''}`,
-    );
-  }
-  if (match.unmatched.length && options.onUnmatched === 'fail')
-    throw new UnmatchedError(match.unmatched);
-
-  // One desired result per test case: report entries combined by the merge rules.
-  const perCase = new Map<string, ExecutionResult[]>();
-  tests.forEach(({ test }, i) => {
-    const matched = match.byTest.get(i);
-    if (!matched) return;
-    perCase.set(matched.id, [...(perCase.get(matched.id) ?? []), resultOf(test, options)]);
-  });
-  const desired: Desired[] = [...perCase].map(([caseId, results]) => ({
-    caseId,
-    result: combineEntries(results),
-  }));
-
-  stopIfInterrupted(signal);
-  const plan = makePlan(contents.executions, desired, options.merge);
-  for (const d of plan.duplicates)
-    warn(
-      `test case ${d.caseId} has ${d.ignored.length + 1} executions in the cycle; using ${d.kept}, ignoring ${d.ignored.join(', ')}`,
-    );
-  const creates = plan.items.filter((i) => i.kind === 'create').length;
-  const updates = plan.items.filter((i) => i.kind === 'update').length;
-  const unchanged = plan.items.length - creates - updates;
-
-  if (options.dryRun) {
-    const createCycle = !cycle;
-    const activateCycle = !!cycle?.activated;
-    const planned =
-      planCost(plan) +
-      (createCycle ? 2 : 0) +
-      (activateCycle ? 2 : 0) +
-      (options.cycle.close ? 2 : 0) +
-      (hasThresholds(options.gate) ? 1 : 0);
-    logger.info(
-      `dry run: ${createCycle ? `would create cycle "${options.cycle.name}", ` : ''}${activateCycle ? 'would make the cycle ACTIVE, ' : ''}` +
-        `${creates} to create, ${updates} to update, ${unchanged} unchanged; about ${planned} more requests (${client.stats.total} read so far)`,
-    );
-    const counts = localCounts(plan, new Map());
-    return {
-      cycle: cycleInfo(cycle?.resource, options.cycle.name),
-      counts,
-      passRate: passRate(counts, options.gate?.basis ?? 'executed'),
-      gate: { passed: true, reasons: [], evaluated: false },
-      writes: { created: 0, updated: 0, unchanged, casesCreated: 0 },
-      unmatched: match.unmatched,
-      requests: requestsOf(client),
-      dryRun: { plannedRequests: planned, createCycle, activateCycle },
-      warnings,
-    };
-  }
-
+  stopIfInterrupted(options.signal);
+  const contents = await readContents(run, cycle);
+  const match = await matchAll(run, tests, collided, project.id, contents.cases);
+  const plan = planWrites(run, tests, match, contents.executions);
+  if (options.dryRun) return dryRunResult(run, cycle, plan, match.unmatched);
   const cycleResource = cycle!.resource;
-  const final = new Map<string, ExecutionResult>();
-  let done = 0;
-  let created = 0;
-  let updated = 0;
-  let alreadyThere = 0;
-  const total = creates + updates;
-  const started = Date.now();
-  let lastLine = started;
-  let lastPct = 0;
-  const report = (force = false) => {
-    if (!options.progress || total === 0) return;
-    const now = Date.now();
-    const pct = Math.floor((done / total) * 20);
-    // A line every ~10 s, or at each 5% step (at most one a second, so small runs stay quiet).
-    const interval = options.progressIntervalMs ?? 10_000;
-    if (
-      !force &&
-      now - lastLine < interval &&
-      (pct === lastPct || now - lastLine < Math.min(1000, interval))
-    )
-      return;
-    lastLine = now;
-    lastPct = pct;
-    const rate = done / Math.max(1, now - started);
-    const eta = done > 0 && done < total ? ` ETA ${formatDuration((total - done) / rate)}` : '';
-    options.progress(`${done}/${total} results written, ${client.stats.total} requests${eta}`);
-  };
-  if (total > 0)
-    options.progress?.(
-      `writing ${total} results (${creates} new, ${updates} changed, ${unchanged} unchanged)`,
-    );
-  try {
-    await writePlan(client, plan, {
-      projectId: project.id,
-      cycleId: cycleResource.id,
-      merge: options.merge,
-      concurrency: options.concurrency ?? client.scheduler.concurrency,
-      onDone: (outcome) => {
-        done++;
-        if (outcome.created) created++;
-        else if (outcome.written) updated++;
-        else alreadyThere++;
-        final.set(outcome.caseId, outcome.result);
-        report();
-      },
-      signal,
-      onRetryLater: (count, pauseMs, failure) =>
-        warn(
-          `${count} result(s) hit a temporary failure (${failure instanceof Error ? failure.message : String(failure)}); trying them once more in ${formatDuration(pauseMs)}`,
-        ),
-    });
-  } catch (error) {
-    // Nothing written is lost, and a re-run repeats none of it: say so, so that people re-run.
-    if (error instanceof TestcycleError && done > 0)
-      error.message += ` ${done} of ${total} results were written before this; running the same command again writes the rest and repeats nothing.`;
-    throw error;
-  }
-  if (total > 0 && lastPct < 20) report(true);
-
-  let finalCycle = cycleResource;
-  if (options.cycle.close) finalCycle = await setCycleStatus(client, cycleResource, 'DONE');
-
-  let counts = localCounts(plan, final);
-  let gate: PublishResult['gate'] = { passed: true, reasons: [], evaluated: false };
-  if (hasThresholds(options.gate)) {
-    counts = await cycleCounts(client, cycleResource.id, options.gate.filter);
-    gate = { ...verdict(counts, options.gate), evaluated: true };
-  }
+  const written = await writeResults(run, plan, project.id, cycleResource.id);
+  const finalCycle = options.cycle.close
+    ? await setCycleStatus(client, cycleResource, 'DONE')
+    : cycleResource;
+  const { counts, gate } = await gateStep(run, cycleResource, localCounts(plan, written.final));
   return {
     cycle: cycleInfo(finalCycle, options.cycle.name),
     counts,
     passRate: passRate(counts, options.gate?.basis ?? 'executed'),
     gate,
     writes: {
-      created,
-      updated,
-      unchanged: unchanged + alreadyThere,
+      created: written.created,
+      updated: written.updated,
+      unchanged: plan.unchanged + written.alreadyThere,
       casesCreated: match.casesCreated,
     },
     unmatched: match.unmatched,
     requests: requestsOf(client),
-    warnings,
+    warnings: run.warnings,
   };
+}
+
+/** What every step shares: the client, the options, the log and the warnings so far. */
+interface Run {
+  client: ServiceClient;
+  options: PublishOptions;
+  logger: Logger;
+  warnings: string[];
+  warn: (text: string | Words) => void;
+}
+
+function startRun(client: ServiceClient, options: PublishOptions): Run {
+  const logger = options.logger ?? silentLogger;
+  const warnings: string[] = [];
+  const warn = (text: string | Words) => {
+    warnings.push(render(text));
+    logger.warn(text);
+  };
+  return { client, options, logger, warnings, warn };
+}
+
+/** A wrong region or token fails here, before any write. */
+async function preflight(run: Run): Promise<Resource<'projects'>> {
+  const project = await run.client.project();
+  stopIfInterrupted(run.options.signal);
+  return project;
+}
+
+/** An existing cycle is read once, with its test cases: a re-run matches most tests from them. */
+async function readContents(run: Run, cycle: ResolvedCycle | undefined): Promise<CycleContents> {
+  const contents =
+    cycle && !cycle.created
+      ? await readCycleContents(run.client, cycle.resource.id)
+      : { executions: [], cases: [] };
+  stopIfInterrupted(run.options.signal);
+  return contents;
+}
+
+type Tests = { test: TestResult; file: string }[];
+
+/** Tests to test cases; the unmatched (and collided) are listed, and fail the run on request. */
+async function matchAll(
+  run: Run,
+  tests: Tests,
+  collided: Unmatched[],
+  projectId: string,
+  known: Resource<'test_cases'>[],
+): Promise<MatchResult> {
+  const { options } = run;
+  const match = await matchTests(
+    run.client,
+    { tests, projectId, known },
+    { ...options.match, dryRun: options.dryRun, logger: run.logger },
+  );
+  match.unmatched.push(...collided);
+  if (match.unmatched.length && options.onUnmatched !== 'ignore') {
+    const list = match.unmatched.slice(0, 20).map((u) => `  ${u.test} (${u.file}): ${u.reason}`);
+    run.warn(
+      `${match.unmatched.length} test(s) match no test case:\n${list.join('\n')}${match.unmatched.length > 20 ? '\n  ...' : ''}`,
+    );
+  }
+  if (match.unmatched.length && options.onUnmatched === 'fail')
+    throw new UnmatchedError(match.unmatched);
+  return match;
+}
+
+type CountedPlan = Plan & { creates: number; updates: number; unchanged: number };
+
+/** One desired result per test case (report entries combined by the merge rules), against the cycle. */
+function planWrites(
+  run: Run,
+  tests: Tests,
+  match: MatchResult,
+  existing: CycleContents['executions'],
+): CountedPlan {
+  const perCase = new Map<string, ExecutionResult[]>();
+  tests.forEach(({ test }, i) => {
+    const matched = match.byTest.get(i);
+    if (!matched) return;
+    perCase.set(matched.id, [...(perCase.get(matched.id) ?? []), resultOf(test, run.options)]);
+  });
+  const desired: Desired[] = [...perCase].map(([caseId, results]) => ({
+    caseId,
+    result: combineEntries(results),
+  }));
+  stopIfInterrupted(run.options.signal);
+  const plan = makePlan(existing, desired, run.options.merge);
+  for (const d of plan.duplicates)
+    run.warn(
+      `test case ${d.caseId} has ${d.ignored.length + 1} executions in the cycle; using ${d.kept}, ignoring ${d.ignored.join(', ')}`,
+    );
+  const creates = plan.items.filter((i) => i.kind === 'create').length;
+  const updates = plan.items.filter((i) => i.kind === 'update').length;
+  return { ...plan, creates, updates, unchanged: plan.items.length - creates - updates };
+}
+
+/** A dry run ends with the plan: what it would write and what that would cost. */
+function dryRunResult(
+  run: Run,
+  cycle: ResolvedCycle | undefined,
+  plan: CountedPlan,
+  unmatched: Unmatched[],
+): PublishResult {
+  const { options, client } = run;
+  const createCycle = !cycle;
+  const activateCycle = !!cycle?.activated;
+  const planned =
+    planCost(plan) +
+    (createCycle ? 2 : 0) +
+    (activateCycle ? 2 : 0) +
+    (options.cycle.close ? 2 : 0) +
+    (hasThresholds(options.gate) ? 1 : 0) +
+    // The previous cycle of the series: one listing page and its aggregate.
+    (options.gate?.maxPassRateDrop !== undefined ? 2 : 0);
+  run.logger.info(
+    `dry run: ${createCycle ? `would create cycle "${options.cycle.name}", ` : ''}${activateCycle ? 'would make the cycle ACTIVE, ' : ''}` +
+      `${plan.creates} to create, ${plan.updates} to update, ${plan.unchanged} unchanged; about ${planned} more requests (${client.stats.total} read so far)`,
+  );
+  const counts = localCounts(plan, new Map());
+  return {
+    cycle: cycleInfo(cycle?.resource, options.cycle.name),
+    counts,
+    passRate: passRate(counts, options.gate?.basis ?? 'executed'),
+    gate: { passed: true, reasons: [], evaluated: false },
+    writes: { created: 0, updated: 0, unchanged: plan.unchanged, casesCreated: 0 },
+    unmatched,
+    requests: requestsOf(client),
+    dryRun: {
+      plannedRequests: planned,
+      createCycle,
+      activateCycle,
+      create: plan.creates,
+      update: plan.updates,
+    },
+    warnings: run.warnings,
+  };
+}
+
+interface Written {
+  created: number;
+  updated: number;
+  alreadyThere: number;
+  /** The result each test case has now. */
+  final: Map<string, ExecutionResult>;
+}
+
+/** The writes, with progress; an error says how much was written and that a re-run completes it. */
+async function writeResults(
+  run: Run,
+  plan: CountedPlan,
+  projectId: string,
+  cycleId: string,
+): Promise<Written> {
+  const { client, options } = run;
+  const written: Written = { created: 0, updated: 0, alreadyThere: 0, final: new Map() };
+  const total = plan.creates + plan.updates;
+  let done = 0;
+  const progress = new Progress(total, {
+    sink: options.progress,
+    intervalMs: options.progressIntervalMs,
+    requests: () => client.stats.total,
+  });
+  progress.begin(plan.creates, plan.updates, plan.unchanged);
+  try {
+    await writePlan(client, plan, {
+      projectId,
+      cycleId,
+      merge: options.merge,
+      concurrency: options.concurrency ?? client.scheduler.concurrency,
+      onDone: (outcome) => {
+        done++;
+        if (outcome.created) written.created++;
+        else if (outcome.written) written.updated++;
+        else written.alreadyThere++;
+        written.final.set(outcome.caseId, outcome.result);
+        progress.step();
+      },
+      signal: options.signal,
+      onRetryLater: (count, pauseMs, failure) =>
+        run.warn(
+          `${count} result(s) hit a temporary failure (${failure instanceof Error ? failure.message : String(failure)}); trying them once more in ${formatDuration(pauseMs)}`,
+        ),
+    });
+  } catch (error) {
+    // Nothing written is lost, and a re-run repeats none of it: say so, so that people re-run.
+    if (error instanceof TestcycleError && done > 0)
+      error.append(
+        `${done} of ${total} results were written before this; running the same command again writes the rest and repeats nothing.`,
+      );
+    throw error;
+  }
+  progress.end();
+  return written;
+}
+
+/** With thresholds: one aggregate over the whole cycle (every shard), then the verdict. */
+async function gateStep(
+  run: Run,
+  cycle: Resource<'test_cycles'>,
+  local: CycleCounts,
+): Promise<{ counts: CycleCounts; gate: PublishResult['gate'] }> {
+  const gate = run.options.gate;
+  if (!hasThresholds(gate))
+    return { counts: local, gate: { passed: true, reasons: [], evaluated: false } };
+  const { counts, verdict } = await evaluateGate(run.client, cycle, gate);
+  return { counts, gate: { ...verdict, evaluated: true } };
 }
 
 /** The cycle's counts from what this run read and wrote (no extra request). */
@@ -275,7 +357,8 @@ function localCounts(plan: Plan, final: Map<string, ExecutionResult>): CycleCoun
   return countsFrom(byResult);
 }
 
-function cycleInfo(
+/** A cycle as results, outputs and `--json` show it: id, key, name, status. */
+export function cycleInfo(
   resource: { id: string; attributes: Record<string, unknown> } | undefined,
   name?: string,
 ): PublishResult['cycle'] {
@@ -283,8 +366,15 @@ function cycleInfo(
     id: resource?.id ?? null,
     key: (resource?.attributes.testCycleKey as string | undefined) ?? null,
     name: String(resource?.attributes.name ?? name ?? ''),
-    status: String(resource?.attributes.status ?? 'ACTIVE'),
+    // A cycle a dry run would create has no status yet.
+    status: String(resource?.attributes.status ?? ''),
   };
+}
+
+/** The gate as outputs show it: a dry run wrote nothing, so it has no verdict. */
+export function gateOutcome(result: PublishResult): 'passed' | 'failed' | 'skipped' {
+  if (result.dryRun) return 'skipped';
+  return result.gate.passed ? 'passed' : 'failed';
 }
 
 /** The request figures of a result (`--json` requests field). */
@@ -298,12 +388,6 @@ export function requestsOf(client: ServiceClient): PublishResult['requests'] {
   };
 }
 
-function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  const s = Math.round(ms / 1000);
-  return s >= 60 ? `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s` : `${s}s`;
-}
-
 /**
  * The tests to publish, and those left out because distinct tests share their key: with
  * `warn` (the default) they are listed and not written, with `fail` nothing is, and with `merge`
@@ -311,8 +395,8 @@ function formatDuration(ms: number): string {
  */
 function withoutCollisions(
   options: PublishOptions,
-  warn: (text: string) => void,
-): { tests: { test: TestResult; file: string }[]; collided: Unmatched[] } {
+  warn: (text: string | Words) => void,
+): { tests: Tests; collided: Unmatched[] } {
   const all = options.reports.flatMap((r) => r.tests.map((test) => ({ test, file: r.file })));
   const mode = options.onKeyCollision ?? 'warn';
   if (mode === 'merge') return { tests: all, collided: [] };
@@ -320,9 +404,15 @@ function withoutCollisions(
   const collisions = findKeyCollisions(all, keys, options.match.automationKey);
   if (collisions.length === 0) return { tests: all, collided: [] };
   if (mode === 'fail') throw new KeyCollisionError(collisions);
-  warn(describeCollisions(collisions, 'left out; --on-key-collision merge writes them as one'));
+  warn((w) =>
+    describeCollisions(
+      collisions,
+      `left out; ${w.value('on-key-collision', 'merge')} writes them as one`,
+      w,
+    ),
+  );
   const sharing = new Map(collisions.map((c) => [c.key, c.tests.length]));
-  const tests: { test: TestResult; file: string }[] = [];
+  const tests: Tests = [];
   const collided: Unmatched[] = [];
   all.forEach((entry, i) => {
     const key = keys[i]!;

@@ -18,7 +18,7 @@ const RANK: Record<ExecutionResult, number> = {
   NOT_EXECUTED: 0,
 };
 
-export function worstResult(a: ExecutionResult, b: ExecutionResult): ExecutionResult {
+function worstResult(a: ExecutionResult, b: ExecutionResult): ExecutionResult {
   return RANK[a] >= RANK[b] ? a : b;
 }
 
@@ -30,7 +30,7 @@ export function resultOf(
   return outcomeToResult(test.outcome, options.errorAs);
 }
 
-export function outcomeToResult(outcome: Outcome, errorAs: ErrorAs): ExecutionResult {
+function outcomeToResult(outcome: Outcome, errorAs: ErrorAs): ExecutionResult {
   switch (outcome) {
     case 'passed':
       return 'PASSED';

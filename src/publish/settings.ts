@@ -1,85 +1,114 @@
 /**
- * The one place where the publish, gate and cycle settings are read and checked, by their contract
- * names (DESIGN.md: CLI flags and action inputs share kebab-case names). Each adapter supplies a
- * SettingSource; errors name the flag or input the way that adapter's users write it.
+ * The one place where settings are read and checked, by their keys in the settings table
+ * (src/settings.ts: types, defaults, bounds, choices). Each adapter supplies a SettingSource;
+ * errors name the setting by key, and the adapter renders it (`--max-failed`, input `max-failed`).
+ * Everything is checked here, before a report is read or a request sent.
  */
+import { normalizeBaseUrl } from '../api/base-url.js';
+import type { ClientOptions } from '../api/client.js';
 import { ConfigError } from '../api/errors.js';
 import { f } from '../api/filter.js';
+import { parseRateLimit, type RateLimit } from '../api/scheduler.js';
+import type { CycleStatus } from '../schema/resources.js';
+import { settingOf, type Setting } from '../settings.js';
 import type { KeyCollisionMode } from './collisions.js';
 import type { CycleOptions } from './cycle.js';
 import { ciContext, renderCycleName } from './context.js';
 import type { GateOptions } from './gate.js';
-import {
-  checkAutomationKeyTemplate,
-  DEFAULT_AUTOMATION_KEY,
-  keyPattern,
-  type MatchOptions,
-} from './match.js';
+import { checkAutomationKeyTemplate, keyPattern, type MatchOptions } from './match.js';
 import type { ErrorAs, FlakyMode, MergeMode } from './results.js';
 
+/** Raw values by setting key, as an adapter has them (flags and variables, inputs, an object). */
 export interface SettingSource {
-  string(name: string): string | undefined;
-  bool(name: string): boolean | undefined;
-  /** How users write this setting: `--min-pass-rate` or `min-pass-rate`. */
-  label(name: string): string;
+  string(key: string): string | undefined;
+  bool(key: string): boolean | undefined;
+  /** Several values (`reports`); a source without lists splits a string on lines and commas. */
+  list?(key: string): string[] | undefined;
 }
 
+type Env = Record<string, string | undefined>;
+
 /**
- * Settings from plain values named as the CLI flags, for the CLI and for scripts using the library:
+ * Settings from plain values named by their keys, for scripts using the library:
  * `publishSettings(settingsFrom({ 'cycle-name': 'Nightly {date}', 'min-pass-rate': 95 }), env)`.
  */
-export function settingsFrom(
-  values: Record<string, unknown>,
-  label: (name: string) => string = (name) => name,
-): SettingSource {
+export function settingsFrom(values: Record<string, unknown>): SettingSource {
   return {
-    string: (name) => {
-      const v = values[name];
+    string: (key) => {
+      const v = values[key];
       return typeof v === 'string' ? v : typeof v === 'number' ? String(v) : undefined;
     },
-    bool: (name) => (typeof values[name] === 'boolean' ? (values[name] as boolean) : undefined),
-    label,
+    bool: (key) => (typeof values[key] === 'boolean' ? (values[key] as boolean) : undefined),
+    list: (key) => {
+      const v = values[key];
+      return Array.isArray(v) ? v.map(String) : undefined;
+    },
   };
 }
 
-export function choice<T extends string>(
-  src: SettingSource,
-  name: string,
-  choices: readonly T[],
-  fallback: T,
-): T {
-  const v = src.string(name);
-  if (v === undefined) return fallback;
-  if (!(choices as readonly string[]).includes(v))
-    throw new ConfigError(src.label(name), `"${v}" is not one of ${choices.join(', ')}.`);
+/** The declaration of a setting; a key that is not in the table is a bug, not a user error. */
+function spec(key: string): Setting {
+  const s = settingOf(key);
+  if (!s) throw new Error(`no setting "${key}" in src/settings.ts`);
+  return s;
+}
+
+/** The value given, else the table's default (undefined when it has none). */
+function raw(src: SettingSource, key: string): string | undefined {
+  const v = src.string(key)?.trim();
+  return v ? v : spec(key).default;
+}
+
+export function text(src: SettingSource, key: string): string | undefined {
+  return raw(src, key);
+}
+
+export function required(src: SettingSource, key: string, what: string): string {
+  const v = raw(src, key);
+  if (v === undefined) throw new ConfigError(key, `is required: ${what}`, 'MISSING_SETTING');
+  return v;
+}
+
+export function flag(src: SettingSource, key: string): boolean {
+  return src.bool(key) ?? spec(key).default === 'true';
+}
+
+export function choice<T extends string>(src: SettingSource, key: string): T {
+  const { choices = [] } = spec(key);
+  const v = raw(src, key);
+  if (v === undefined || !choices.includes(v))
+    throw new ConfigError(key, `"${v ?? ''}" is not one of ${choices.join(', ')}.`);
   return v as T;
 }
 
-function number(
-  src: SettingSource,
-  name: string,
-  options: { min: number; max?: number; integer?: boolean },
-): number | undefined {
-  const v = src.string(name);
+/** A number within the table's bounds (`integer` settings: whole); "95%" reads as 95. */
+export function numeric(src: SettingSource, key: string): number | undefined {
+  const s = spec(key);
+  const v = raw(src, key);
   if (v === undefined) return undefined;
-  const n = Number(v.trim().replace(/%$/, ''));
+  const n = Number(v.replace(/%$/, ''));
+  const whole = s.type === 'integer';
+  const min = s.min ?? -Infinity;
   if (
-    v.trim() === '' ||
     !Number.isFinite(n) ||
-    n < options.min ||
-    (options.max !== undefined && n > options.max) ||
-    (options.integer && !Number.isInteger(n))
-  ) {
+    n < min ||
+    (s.max !== undefined && n > s.max) ||
+    (whole && !Number.isInteger(n))
+  )
     throw new ConfigError(
-      src.label(name),
-      `"${v}" is not ${options.integer ? 'a whole number' : 'a number'} ${options.max !== undefined ? `from ${options.min} to ${options.max}` : `of at least ${options.min}`}.`,
+      key,
+      `"${v}" is not ${whole ? 'a whole number' : 'a number'} ${s.max !== undefined ? `from ${min} to ${s.max}` : `of at least ${min}`}.`,
     );
-  }
   return n;
 }
 
-export function jsonSetting(src: SettingSource, name: string): Record<string, unknown> | undefined {
-  const v = src.string(name);
+/** A numeric setting with a default in the table. */
+function numericWithDefault(src: SettingSource, key: string): number {
+  return numeric(src, key)!;
+}
+
+export function jsonSetting(src: SettingSource, key: string): Record<string, unknown> | undefined {
+  const v = raw(src, key);
   if (v === undefined) return undefined;
   try {
     const parsed: unknown = JSON.parse(v);
@@ -88,46 +117,138 @@ export function jsonSetting(src: SettingSource, name: string): Record<string, un
   } catch {
     // reported below
   }
-  throw new ConfigError(src.label(name), `must be a JSON object, e.g. {"build":"1.2.3"}.`);
+  throw new ConfigError(key, `must be a JSON object, e.g. {"build":"1.2.3"}.`);
 }
 
 /** A FiltrQL filter the user wrote, checked before any request (it is combined as parsed, see f.user). */
-export function userFilterSetting(src: SettingSource, name: string): string | undefined {
-  const text = src.string(name)?.trim() || undefined;
-  if (text !== undefined) f.user(text, src.label(name));
-  return text;
+export function userFilterSetting(src: SettingSource, key: string): string | undefined {
+  const v = raw(src, key);
+  if (v !== undefined) f.user(v, key);
+  return v;
+}
+
+export function rateSetting(src: SettingSource, key: string): RateLimit {
+  return parseRateLimit(raw(src, key)!, key);
+}
+
+/** `reports`: a list, or one pattern per line (or comma-separated). */
+function listSetting(src: SettingSource, key: string): string[] {
+  const given = src.list?.(key) ?? src.string(key)?.split(/\r?\n|,/);
+  return (given ?? []).map((s) => s.trim()).filter(Boolean);
+}
+
+/** The client of a run: address, token and pace, checked before anything is read or sent. */
+export type ClientSettings = Required<
+  Pick<ClientOptions, 'token' | 'concurrency' | 'timeoutMs'>
+> & {
+  baseUrl: URL;
+  rateLimit: RateLimit;
+  verbose: boolean;
+  retry?: { retryBaseMs: number; rateLimitBaseMs: number };
+};
+
+export function clientSettings(src: SettingSource, env: Env = {}): ClientSettings {
+  const baseUrl = required(src, 'base-url', 'the address of your region.');
+  const token = required(src, 'token', 'the API token, from your CI secret store.');
+  return {
+    baseUrl: normalizeBaseUrl(baseUrl, 'base-url'),
+    token,
+    concurrency: numericWithDefault(src, 'concurrency'),
+    timeoutMs: numericWithDefault(src, 'timeout-ms'),
+    rateLimit: rateSetting(src, 'rate-limit'),
+    verbose: flag(src, 'verbose'),
+    ...(env.TESTCYCLE_RETRY_BASE_MS ? { retry: retryBase(env.TESTCYCLE_RETRY_BASE_MS) } : {}),
+  };
+}
+
+/** Backoff base (ms) from TESTCYCLE_RETRY_BASE_MS, for emulators and tests with injected faults. */
+function retryBase(value: string): { retryBaseMs: number; rateLimitBaseMs: number } {
+  const ms = Number(value);
+  if (!Number.isFinite(ms) || ms < 1)
+    throw new ConfigError(
+      'TESTCYCLE_RETRY_BASE_MS',
+      `"${value}" is not a number of milliseconds of at least 1.`,
+    );
+  // 429 backoff keeps its ratio to the 5xx backoff (2 s vs 1 s by default).
+  return { retryBaseMs: ms, rateLimitBaseMs: ms * 2 };
+}
+
+/** Which reports to read, and how. */
+export interface ReportSettings {
+  patterns: string[];
+  format: string;
+  maxBytes: number;
+}
+
+export function reportSettings(src: SettingSource): ReportSettings {
+  const patterns = listSetting(src, 'reports');
+  if (patterns.length === 0)
+    throw new ConfigError(
+      'reports',
+      'is required: globs or directories of report files, e.g. build/test-results/**/*.xml.',
+      'MISSING_SETTING',
+    );
+  return {
+    patterns,
+    format: choice(src, 'format'),
+    maxBytes: numericWithDefault(src, 'max-report-bytes'),
+  };
 }
 
 export function gateSettings(src: SettingSource): GateOptions {
+  const maxPassRateDrop = numeric(src, 'max-pass-rate-drop');
+  const series = raw(src, 'cycle-name');
+  if (maxPassRateDrop !== undefined && !series)
+    throw new ConfigError(
+      'max-pass-rate-drop',
+      (w) =>
+        `needs ${w.name('cycle-name')}: its template names the series whose previous cycle is compared, e.g. "Nightly {date}".`,
+    );
   return {
-    minPassRate: number(src, 'min-pass-rate', { min: 0, max: 100 }),
-    maxFailed: number(src, 'max-failed', { min: 0, integer: true }),
-    maxBlocked: number(src, 'max-blocked', { min: 0, integer: true }),
-    failOnNotExecuted: src.bool('fail-on-not-executed') ?? false,
-    basis: choice(src, 'pass-rate-basis', ['executed', 'all'] as const, 'executed'),
+    minPassRate: numeric(src, 'min-pass-rate'),
+    ...(maxPassRateDrop === undefined ? {} : { maxPassRateDrop, series }),
+    maxFailed: numeric(src, 'max-failed'),
+    maxBlocked: numeric(src, 'max-blocked'),
+    failOnNotExecuted: flag(src, 'fail-on-not-executed'),
+    basis: choice(src, 'pass-rate-basis'),
     filter: userFilterSetting(src, 'gate-filter'),
   };
 }
 
-export function cycleSettings(
-  src: SettingSource,
-  env: Record<string, string | undefined>,
-): Pick<CycleOptions, 'key' | 'name'> {
-  const key = src.string('cycle-key')?.trim() || undefined;
-  const template = src.string('cycle-name')?.trim() || undefined;
+/** The cycle to publish into, gate or close: by key, or by a name rendered from the CI context. */
+export function cycleSettings(src: SettingSource, env: Env): Pick<CycleOptions, 'key' | 'name'> {
+  const key = raw(src, 'cycle-key');
+  const template = raw(src, 'cycle-name');
   if (key && template)
     throw new ConfigError(
-      src.label('cycle-key'),
-      `and ${src.label('cycle-name')} cannot both be given; pick one.`,
+      'cycle-key',
+      (w) => `and ${w.name('cycle-name')} cannot both be given; pick one.`,
     );
   if (!key && !template)
     throw new ConfigError(
-      src.label('cycle-name'),
-      `(or ${src.label('cycle-key')}) is required: the cycle to publish into, e.g. "CI {branch} {sha7}".`,
+      'cycle-name',
+      (w) => `(or ${w.name('cycle-key')}) is required: the cycle, e.g. "CI {branch} {sha7}".`,
+      'MISSING_SETTING',
     );
-  return key
-    ? { key }
-    : { name: renderCycleName(template!, ciContext(env), src.label('cycle-name')) };
+  return key ? { key } : { name: renderCycleName(template!, ciContext(env), 'cycle-name') };
+}
+
+/** A cycle to find or create by name (create-cycle, `cycle create`). */
+export interface CreateCycleSettings {
+  name: string;
+  status: CycleStatus;
+  customFields?: Record<string, unknown>;
+  populate?: string;
+}
+
+export function createCycleSettings(src: SettingSource, env: Env): CreateCycleSettings {
+  const template = required(src, 'cycle-name', 'the name of the cycle, e.g. "Nightly {date}".');
+  return {
+    name: renderCycleName(template, ciContext(env), 'cycle-name'),
+    status: choice(src, 'cycle-status'),
+    customFields: jsonSetting(src, 'cycle-custom-fields'),
+    populate: userFilterSetting(src, 'populate'),
+  };
 }
 
 export interface PublishSettings {
@@ -143,32 +264,29 @@ export interface PublishSettings {
   format: string;
 }
 
-export function publishSettings(
-  src: SettingSource,
-  env: Record<string, string | undefined>,
-): PublishSettings {
-  const automationKey = src.string('automation-key') ?? DEFAULT_AUTOMATION_KEY;
-  checkAutomationKeyTemplate(automationKey, src.label('automation-key'));
+export function publishSettings(src: SettingSource, env: Env): PublishSettings {
+  const automationKey = raw(src, 'automation-key')!;
+  checkAutomationKeyTemplate(automationKey, 'automation-key');
   return {
     cycle: {
       ...cycleSettings(src, env),
-      create: src.bool('create-cycle') ?? !(src.bool('no-create-cycle') ?? false),
-      reopenDone: src.bool('reopen-done-cycle') ?? false,
-      close: src.bool('close-cycle') ?? false,
+      create: flag(src, 'create-cycle'),
+      reopenDone: flag(src, 'reopen-done-cycle'),
+      close: flag(src, 'close-cycle'),
       customFields: jsonSetting(src, 'cycle-custom-fields'),
     },
     match: {
-      keyPattern: keyPattern(src.string('key-pattern'), src.label('key-pattern')),
+      keyPattern: keyPattern(raw(src, 'key-pattern'), 'key-pattern'),
       automationKey,
-      createMissingCases: src.bool('create-missing-cases') ?? false,
+      createMissingCases: flag(src, 'create-missing-cases'),
     },
-    onUnmatched: choice(src, 'on-unmatched', ['warn', 'fail', 'ignore'] as const, 'warn'),
-    onKeyCollision: choice(src, 'on-key-collision', ['warn', 'fail', 'merge'] as const, 'warn'),
-    merge: choice(src, 'merge', ['latest', 'worst'] as const, 'latest'),
-    flaky: choice(src, 'flaky', ['passed', 'failed'] as const, 'passed'),
-    errorAs: choice(src, 'error-as', ['FAILED', 'BLOCKED'] as const, 'FAILED'),
-    dryRun: src.bool('dry-run') ?? false,
+    onUnmatched: choice(src, 'on-unmatched'),
+    onKeyCollision: choice(src, 'on-key-collision'),
+    merge: choice(src, 'merge'),
+    flaky: choice(src, 'flaky'),
+    errorAs: choice(src, 'error-as'),
+    dryRun: flag(src, 'dry-run'),
     gate: gateSettings(src),
-    format: src.string('format') ?? 'auto',
+    format: choice(src, 'format'),
   };
 }

@@ -30,11 +30,14 @@ export function renderSummary(
 ): string {
   const max = options.maxBytes ?? MAX_SUMMARY_BYTES;
   const c = result.counts;
-  const verdict = !result.gate.evaluated
-    ? '📤 Published'
-    : result.gate.passed
-      ? '✅ Gate passed'
-      : '❌ Gate failed';
+  const plan = result.dryRun;
+  const verdict = plan
+    ? '📝 Dry run: the plan, nothing written'
+    : !result.gate.evaluated
+      ? '📤 Published'
+      : result.gate.passed
+        ? '✅ Gate passed'
+        : '❌ Gate failed';
   const cycleName = escapeHtml(result.cycle.name);
   const key = result.cycle.key ? escapeHtml(result.cycle.key) : '';
   const link =
@@ -44,10 +47,13 @@ export function renderSummary(
           .replace('{id}', encodeURIComponent(result.cycle.id ?? ''))
       : undefined;
   const cycle = link ? `[${key} ${cycleName}](${link})` : `${key} ${cycleName}`.trim();
+  const status = plan?.createCycle
+    ? 'would be created'
+    : `${escapeHtml(result.cycle.status)}${plan?.activateCycle ? ', would be made ACTIVE' : ''}`;
   const lines: string[] = [
     `## ${options.title ?? 'testcycle'}: ${verdict}`,
     '',
-    `**Cycle** ${cycle} (${escapeHtml(result.cycle.status)})${result.passRate === null ? '' : ` · **Pass rate** ${result.passRate}%`}`,
+    `**Cycle** ${cycle} (${status})${result.passRate === null ? '' : ` · **Pass rate** ${result.passRate}%${plan ? ' (as planned)' : ''}`}`,
     '',
     '| Passed | Failed | Blocked | Skipped | Not executed | In progress | Total |',
     '|---:|---:|---:|---:|---:|---:|---:|',
@@ -58,8 +64,11 @@ export function renderSummary(
     lines.push('**Gate**', '', ...result.gate.reasons.map((r) => `- ${escapeHtml(r)}`), '');
   }
   const w = result.writes;
+  const requests = `Requests: ${result.requests.total}${result.requests.rateLimited ? ` (${result.requests.rateLimited} rate-limited)` : ''}`;
   lines.push(
-    `Writes: ${w.created} created, ${w.updated} updated, ${w.unchanged} unchanged${w.casesCreated ? `, ${w.casesCreated} test cases created` : ''} · Requests: ${result.requests.total}${result.requests.rateLimited ? ` (${result.requests.rateLimited} rate-limited)` : ''}${result.dryRun ? ` · Dry run: about ${result.dryRun.plannedRequests} more requests planned` : ''}`,
+    plan
+      ? `**Plan** would create ${plan.create}, update ${plan.update}, leave ${w.unchanged} unchanged · about ${plan.plannedRequests} more requests · ${requests} (reads) · Gate: not evaluated (dry run)`
+      : `Writes: ${w.created} created, ${w.updated} updated, ${w.unchanged} unchanged${w.casesCreated ? `, ${w.casesCreated} test cases created` : ''} · ${requests}`,
     '',
   );
   const head = lines.join('\n');

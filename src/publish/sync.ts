@@ -12,6 +12,7 @@ import type { ExecutionResult } from '../schema/resources.js';
 import { createOrFind } from './idempotent.js';
 import { forEachPooled } from './pool.js';
 import { mergeWithServer, type MergeMode } from './results.js';
+import { compareKeys } from './match.js';
 
 export interface ExistingExecution {
   id: string;
@@ -104,8 +105,6 @@ function toExisting(r: Resource<'test_case_executions'>): ExistingExecution {
   };
 }
 
-const byKey = new Intl.Collator('en', { numeric: true });
-
 export function makePlan(
   existing: ExistingExecution[],
   desired: Desired[],
@@ -117,7 +116,7 @@ export function makePlan(
   const chosen = new Map<string, ExistingExecution>();
   for (const [caseId, list] of byCase) {
     // Two executions of one case in the cycle: use the lowest key, deterministically, and say so.
-    const sorted = [...list].sort((a, b) => byKey.compare(a.key ?? a.id, b.key ?? b.id));
+    const sorted = [...list].sort((a, b) => compareKeys(a.key ?? a.id, b.key ?? b.id));
     chosen.set(caseId, sorted[0]!);
     if (sorted.length > 1)
       duplicates.push({

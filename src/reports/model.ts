@@ -2,6 +2,7 @@
  * The normalized result model every parser builds (dorny/test-reporter style): parsers only build
  * the list; counting lives here.
  */
+import { render, TestcycleError, type Words } from '../api/errors.js';
 import { stripAnsi } from '../control-codes.js';
 
 export type Outcome = 'passed' | 'failed' | 'error' | 'skipped';
@@ -220,19 +221,19 @@ export function firstLine(text: string | undefined): string | undefined {
 }
 
 /** A report that cannot be read: names the file and, where known, line and column. */
-export class ReportError extends Error {
+export class ReportError extends TestcycleError {
   readonly file: string;
   /** What is wrong, without the file's name (the message is `file: reason`). */
   readonly reason: string;
   readonly line?: number;
   readonly column?: number;
-  constructor(file: string, reason: string, position?: { line?: number; column?: number }) {
+  constructor(file: string, reason: string | Words, position?: { line?: number; column?: number }) {
     const where = position?.line
       ? `:${position.line}${position.column ? `:${position.column}` : ''}`
       : '';
-    super(`${file}${where}: ${reason}`);
+    super((w) => `${file}${where}: ${render(reason, w)}`, 'REPORT_ERROR', 'report');
     this.file = file;
-    this.reason = reason;
+    this.reason = render(reason);
     this.line = position?.line;
     this.column = position?.column;
   }

@@ -19,7 +19,7 @@ export const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
 export interface ReadOptions {
   /** A format id, or 'auto' (default) to detect from the content. */
   format?: string;
-  /** Larger files are refused before they are read (default 256 MiB). */
+  /** Larger files are refused before they are read (default DEFAULT_MAX_BYTES, 100 MiB). */
   maxBytes?: number;
 }
 
@@ -41,7 +41,8 @@ export async function readText(file: string, maxBytes: number): Promise<string> 
   if (size > maxBytes) {
     throw new ReportError(
       file,
-      `is ${size} bytes, over the limit of ${maxBytes} bytes; raise --max-report-bytes if this is really a report.`,
+      (w) =>
+        `is ${size} bytes, over the limit of ${maxBytes} bytes; raise ${w.name('max-report-bytes')} if this is really a report.`,
     );
   }
   const handle = await open(file);

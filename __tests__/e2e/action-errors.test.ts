@@ -1,0 +1,181 @@
+/**
+ * Every kind of error in the action (issue 13): one ::error:: line naming the input as a workflow
+ * writes it (`input format`, `create-cycle: false`) and what to do; nothing expected is
+ * "unexpected". The built bundle (dist/index.js) runs as a runner would start it.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError, InterruptedError, ServiceError, UsageError } from '../../src/api/errors.js';
+import { failureLine } from '../../src/action/main.js';
+import { GateFailedError } from '../../src/publish/index.js';
+import { ReportError } from '../../src/reports/model.js';
+import { runAction } from '../helpers/action.js';
+import { closeEmulators, emulator, RO, RW } from '../helpers/emulator.js';
+import { caseSeed } from '../helpers/publish.js';
+
+afterEach(closeEmulators);
+
+const dir = mkdtempSync(join(tmpdir(), 'testcycle-action-errors-'));
+const report = join(dir, 'one.xml');
+writeFileSync(
+  report,
+  '<testsuite name="S"><testcase classname="Suite" name="test0"/><testcase classname="Other" name="x"/></testsuite>',
+);
+
+const seed = {
+  ...caseSeed(1),
+  testCycles: [
+    { name: 'Done', status: 'DONE' as const },
+    { name: 'Empty', status: 'ACTIVE' as const },
+  ],
+};
+
+const cases: [string, Record<string, string>, RegExp][] = [
+  [
+    'config: a missing required input',
+    { 'cycle-name': 'X' },
+    /^input reports: is required: globs or directories of report files/,
+  ],
+  [
+    'config: create-cycle needs a cycle-name',
+    { mode: 'create-cycle' },
+    /^input cycle-name: is required: the name of the cycle/,
+  ],
+  [
+    'config: an unknown format',
+    { reports: report, 'cycle-name': 'X', format: 'junk' },
+    /^input format: "junk" is not one of auto, junit, /,
+  ],
+  [
+    'config: an unknown mode',
+    { mode: 'publsh' },
+    /^input mode: "publsh" is not one of publish, gate/,
+  ],
+  [
+    'config: create-cycle: false and no such cycle',
+    { reports: report, 'cycle-name': 'Nope', 'create-cycle': 'false' },
+    /^input cycle-name: no test cycle is named "Nope" and create-cycle: false is set\.$/,
+  ],
+  [
+    'config: a DONE cycle names reopen-done-cycle',
+    { reports: report, 'cycle-name': 'Done' },
+    /^input cycle-name: test cycle DEMO-R1 "Done" is DONE; use reopen-done-cycle: true to record results in it again\.$/,
+  ],
+  [
+    'report: a glob that matches nothing',
+    { reports: join(dir, 'nope/*.xml'), 'cycle-name': 'X' },
+    /nope\/\*\.xml: matches no file .*check the path or the step that writes the reports\.$/,
+  ],
+  [
+    'report: on-unmatched: fail',
+    { reports: report, 'cycle-name': 'X', 'on-unmatched': 'fail' },
+    /^1 test\(s\) match no test case \(on-unmatched: fail\): Other › x$/,
+  ],
+  [
+    'service: a read-only token',
+    { reports: report, 'cycle-name': 'New', token: RO },
+    /^POST \/test_cycles failed with 403 .*writes need a read-write token/,
+  ],
+  [
+    'gate: thresholds not met',
+    { mode: 'gate', 'cycle-name': 'Empty', 'min-pass-rate': '50' },
+    /^testcycle gate failed: no executed tests to compute a pass rate \(min 50%25\)$/,
+  ],
+];
+
+test.each(cases)('%s', async (_name, inputs, message) => {
+  const emu = await emulator({ seed, rateLimit: '1000/1m' });
+  const run = await runAction({
+    'base-url': emu.url,
+    token: RW,
+    'rate-limit': '1000/1m',
+    ...inputs,
+  });
+  expect(run.code).toBe(1);
+  const errors = run.stdout
+    .split('\n')
+    .filter((l) => l.startsWith('::error::'))
+    .map((l) => l.slice('::error::'.length));
+  expect(errors).toEqual([expect.stringMatching(message)]);
+  expect(run.stdout).not.toMatch(/unexpected|--[a-z]/);
+});
+
+test.each([
+  ['usage', new UsageError('unknown command "x".'), 'unknown command "x".'],
+  [
+    'config',
+    new ConfigError('reopen-done-cycle', (w) => `see ${w.value('reopen-done-cycle', true)}.`),
+    'input reopen-done-cycle: see reopen-done-cycle: true.',
+  ],
+  ['report', new ReportError('a.xml', 'is empty.'), 'a.xml: is empty.'],
+  [
+    'service',
+    new ServiceError({ status: 429, method: 'GET', path: '/projects' }),
+    expect.stringContaining('lower input rate-limit or run fewer jobs'),
+  ],
+  ['gate', new GateFailedError(['a', 'b']), 'testcycle gate failed: a; b'],
+  [
+    'interrupted',
+    new InterruptedError(),
+    'cancelled: interrupted: stopped between writes, none left half done.',
+  ],
+  ['a bug', new TypeError('x is undefined'), expect.stringMatching(/^unexpected error \(a bug/)],
+])('the failure line of kind %s', (_kind, error, line) => {
+  expect(failureLine(error)).toEqual(line);
+});
+
+test('verbose: each request is an ordinary log line (method, path, status, time, retries), never a header or the token', async () => {
+  // The emulator allows 4 requests a second, the step believes it may send 1000 a minute: 429s.
+  const emu = await emulator({ seed, rateLimit: '4/1s' });
+  const run = await runAction(
+    {
+      'base-url': emu.url,
+      token: RW,
+      'rate-limit': '1000/1m',
+      reports: report,
+      'cycle-name': 'Verbose',
+      verbose: 'true',
+    },
+    { TESTCYCLE_RETRY_BASE_MS: '50' },
+  );
+  expect(run.code).toBe(0);
+  const lines = run.stdout.split('\n');
+  expect(lines).toEqual(
+    expect.arrayContaining([
+      expect.stringMatching(/^GET \/projects -> 200 \(\d+ ms\)$/),
+      expect.stringMatching(/^[A-Z]+ \/.+ -> 429 \(\d+ ms(, retry \d+)?\)$/),
+      expect.stringMatching(/^[A-Z]+ \/.+ -> 20\d \(\d+ ms, retry \d+\)$/),
+    ]),
+  );
+  expect(run.stdout).not.toContain('::debug::');
+  expect(run.stdout).not.toMatch(/authorization|bearer/i);
+  expect(run.stdout.replace(/^::add-mask::.*$/gm, '')).not.toContain(RW);
+});
+
+test('a dry run: summary and outputs are a plan, the gate is skipped, nothing is written', async () => {
+  const emu = await emulator({ seed, rateLimit: '1000/1m' });
+  const run = await runAction({
+    'base-url': emu.url,
+    token: RW,
+    'rate-limit': '1000/1m',
+    reports: report,
+    'cycle-name': 'Planned',
+    'dry-run': 'true',
+    'min-pass-rate': '100',
+  });
+  expect(run.code).toBe(0);
+  expect(run.outputs).toMatchObject({
+    'dry-run': 'true',
+    gate: 'skipped',
+    'cycle-key': '',
+    'cycle-status': '',
+    created: '1',
+    updated: '0',
+    'planned-requests': expect.stringMatching(/^\d+$/),
+  });
+  expect(run.summary).toContain('📝 Dry run: the plan, nothing written');
+  expect(run.summary).toContain('(would be created)');
+  expect(run.summary).toContain('Gate: not evaluated (dry run)');
+  expect(emu.stats().byMethod.POST ?? 0).toBe(0);
+});

@@ -1,0 +1,181 @@
+/**
+ * The CLI's flags, all read from the settings table (src/settings.ts): parseArgs options, usage
+ * lines, --help, the source of values (a flag, else its environment variable) and the words
+ * errors use (`--reopen-done-cycle`). Only this adapter reads process.env.
+ */
+import type { ParseArgsConfig } from 'node:util';
+import type { SettingWords } from '../api/errors.js';
+import type { SettingSource } from '../publish/index.js';
+import {
+  flagOf,
+  isNegatedFlag,
+  settingOf,
+  settingsOfCommand,
+  type CommandName,
+  type Setting,
+} from '../settings.js';
+
+export type FlagValues = Record<string, string | boolean | string[] | undefined>;
+
+/** The flag as typed: `no-create-cycle` for a boolean that is on by default. */
+function typedFlag(key: string, setting: Setting, command?: CommandName): string {
+  const flag = flagOf(key, command);
+  return isNegatedFlag(setting) ? `no-${flag}` : flag;
+}
+
+export function parseOptions(command: CommandName): NonNullable<ParseArgsConfig['options']> {
+  const options: NonNullable<ParseArgsConfig['options']> = {
+    help: { type: 'boolean', short: 'h' },
+  };
+  for (const [key, s] of settingsOfCommand(command)) {
+    options[typedFlag(key, s, command)] =
+      s.type === 'boolean'
+        ? { type: 'boolean' }
+        : s.type === 'list'
+          ? { type: 'string', multiple: true }
+          : { type: 'string' };
+  }
+  return options;
+}
+
+/** Values by setting key: the flag, else the setting's environment variable. */
+export function cliSource(
+  command: CommandName,
+  values: FlagValues,
+  env: NodeJS.ProcessEnv,
+): SettingSource {
+  const given = (key: string) => values[typedFlag(key, settingOf(key)!, command)];
+  return {
+    string: (key) => {
+      const v = given(key);
+      if (typeof v === 'string') return v;
+      const variable = settingOf(key)?.env;
+      return variable ? env[variable] || undefined : undefined;
+    },
+    bool: (key) => {
+      if (given(key) !== true) return undefined;
+      return !isNegatedFlag(settingOf(key)!);
+    },
+    list: (key) => {
+      const v = given(key);
+      return Array.isArray(v) ? v : undefined;
+    },
+  };
+}
+
+/** Settings as a command line writes them; a value from a variable is named by the variable. */
+export function cliWords(
+  command: CommandName,
+  values: FlagValues,
+  env: NodeJS.ProcessEnv,
+): SettingWords {
+  const flag = (key: string) => `--${flagOf(key, command)}`;
+  return {
+    name: (key) => {
+      const s = settingOf(key);
+      if (!s?.commands) return key;
+      const fromEnv = s.env && values[flagOf(key, command)] === undefined && env[s.env];
+      return fromEnv ? s.env! : flag(key);
+    },
+    value: (key, value) => {
+      const s = settingOf(key);
+      if (!s?.commands) return `${key} ${value}`;
+      if (value === true) return flag(key);
+      if (value === false)
+        return isNegatedFlag(s) ? `--no-${flagOf(key, command)}` : `no ${flag(key)}`;
+      return `${flag(key)} ${value}`;
+    },
+  };
+}
+
+/** The settings every command that talks to the service takes: listed once in the help. */
+const COMMON = new Set(['base-url', 'token', 'concurrency', 'timeout-ms', 'rate-limit', 'verbose']);
+
+function usageOf(key: string, s: Setting, command: CommandName): string {
+  const flag = `--${typedFlag(key, s, command)}`;
+  if (s.type === 'boolean') return flag;
+  if (s.type === 'choice' && s.choices!.length <= 4) return `${flag} ${s.choices!.join('|')}`;
+  return `${flag} ${s.placeholder ?? 'VALUE'}`;
+}
+
+/** `testcycle publish --report GLOB [--format F] (--cycle-key KEY | --cycle-name NAME) ...`. */
+export function usageLine(command: CommandName): string {
+  const settings = settingsOfCommand(command);
+  const common = isServiceCommand(command);
+  const parts: string[] = [];
+  const groups = new Set<string>();
+  for (const [key, s] of settings) {
+    if (common && COMMON.has(key)) continue;
+    if (s.oneOf) {
+      // A group is written once, where its first member stands: (--cycle-key KEY | --cycle-name NAME).
+      if (groups.has(s.oneOf)) continue;
+      groups.add(s.oneOf);
+      const members = settings.filter(([, m]) => m.oneOf === s.oneOf);
+      const alternatives = members.map(([k, m]) => usageOf(k, m, command)).join(' | ');
+      parts.push(members.length > 1 ? `(${alternatives})` : alternatives);
+    } else if (s.required)
+      parts.push(usageOf(key, s, command) + (s.type === 'list' ? ' (repeatable)' : ''));
+    else parts.push(`[${usageOf(key, s, command)}]`);
+  }
+  if (common) parts.push('[common flags]');
+  return `testcycle ${command} ${parts.join(' ')}`;
+}
+
+/** Commands that talk to the service take the common flags (listed apart in their help). */
+function isServiceCommand(command: CommandName): boolean {
+  return settingOf('base-url')!.commands!.includes(command);
+}
+
+/** One flag per line, its description wrapped beside it, with its default and variable. */
+function flagHelp(rows: [string, Setting, CommandName?][]): string {
+  const left = rows.map(([key, s, command]) => `  ${usageOf(key, s, command ?? 'publish')}`);
+  const width = Math.min(32, Math.max(...left.map((l) => l.length)) + 2);
+  return rows
+    .map(([, s], i) => {
+      const notes = [
+        s.default !== undefined && s.type !== 'boolean' ? `default ${s.default}` : '',
+        s.env ? `env ${s.env}` : '',
+      ].filter(Boolean);
+      const text = `${s.description}${notes.length ? ` (${notes.join('; ')})` : ''}`;
+      const head =
+        left[i]!.length + 2 > width ? `${left[i]}\n${' '.repeat(width)}` : left[i]!.padEnd(width);
+      return head + wrap(text, 100 - width).join(`\n${' '.repeat(width)}`);
+    })
+    .join('\n');
+}
+
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + word.length + 1 > width) {
+      lines.push(line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  return [...lines, line];
+}
+
+/** `testcycle <command> --help`. */
+export function commandHelp(command: CommandName, summary: string): string {
+  const rows = settingsOfCommand(command).map(
+    ([key, s]) => [key, s, command] as [string, Setting, CommandName],
+  );
+  const shared = (key: string) => isServiceCommand(command) && COMMON.has(key);
+  const own = rows.filter(([key]) => !shared(key));
+  const common = rows.filter(([key]) => shared(key));
+  return [
+    `usage: ${usageLine(command)}`,
+    '',
+    summary,
+    ...(own.length ? ['', 'flags:', flagHelp(own)] : []),
+    ...(common.length ? ['', 'common flags:', flagHelp(common)] : []),
+  ].join('\n');
+}
+
+/** The common flags, for `testcycle --help`. */
+export function commonHelp(): string {
+  return flagHelp(
+    [...COMMON].map((key) => [key, settingOf(key)!, 'publish'] as [string, Setting, CommandName]),
+  );
+}

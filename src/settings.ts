@@ -1,0 +1,469 @@
+/**
+ * Every setting of the public contract, declared once (DESIGN.md: CLI flags and action inputs
+ * share kebab-case names). The CLI's flags, usage and --help, the action's input reading, the
+ * README reference and the check on action.yml all read this table; nothing else lists settings.
+ */
+import { DEFAULT_TIMEOUT_MS } from './api/transport.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_RATE_LIMIT, formatRateLimit } from './api/scheduler.js';
+import { DEFAULT_AUTOMATION_KEY, DEFAULT_KEY_PATTERN } from './publish/match.js';
+import { DEFAULT_MAX_BYTES } from './reports/read.js';
+import { FORMAT_IDS } from './reports/registry.js';
+
+/** The action's `mode` values. */
+export const MODES = ['publish', 'gate', 'create-cycle', 'close-cycle'] as const;
+export type Mode = (typeof MODES)[number];
+
+/** The CLI's commands that read settings. */
+export type CommandName =
+  'publish' | 'gate' | 'cycle create' | 'cycle close' | 'parse' | 'check' | 'emulator';
+
+export type SettingType =
+  /** Free text (a template, a pattern, a path). */
+  | 'string'
+  | 'boolean'
+  | 'integer'
+  | 'number'
+  /** One of `choices`. */
+  | 'choice'
+  /** Several values: a repeatable flag, or an input with one value per line (or comma-separated). */
+  | 'list'
+  /** A JSON object. */
+  | 'json'
+  /** A FiltrQL condition, checked before any request. */
+  | 'filter'
+  /** COUNT/WINDOW, e.g. 100/1m. */
+  | 'rate'
+  /** Masked in every log, error and output. */
+  | 'secret';
+
+export interface Setting {
+  type: SettingType;
+  description: string;
+  /** As a user writes it (action.yml default; the CLI applies the same). */
+  default?: string;
+  choices?: readonly string[];
+  min?: number;
+  max?: number;
+  /** Required in every mode and command that uses it (action.yml `required: true`). */
+  required?: boolean;
+  /** Settings of one group name one thing: exactly one of those a command takes is required. */
+  oneOf?: string;
+  /** The CLI also reads this environment variable when the flag is not given. */
+  env?: string;
+  /** The action modes that read it; absent: not an action input. */
+  modes?: readonly Mode[];
+  /** The CLI commands that take it; absent: not a flag. */
+  commands?: readonly CommandName[];
+  /** The flag's name where it is not the key: everywhere, or per command (`cycle create --name`). */
+  flag?: string | Partial<Record<CommandName, string>>;
+  /** The placeholder in the CLI's usage and --help (`--max-failed N`). */
+  placeholder?: string;
+  /** The action's default where it differs (an expression only a workflow can evaluate). */
+  actionDefault?: string;
+}
+
+const SERVICE: readonly CommandName[] = ['publish', 'gate', 'cycle create', 'cycle close', 'check'];
+const GATE_MODES: readonly Mode[] = ['publish', 'gate'];
+const GATE_COMMANDS: readonly CommandName[] = ['publish', 'gate'];
+const CYCLE_TARGET: readonly CommandName[] = ['publish', 'gate', 'cycle close'];
+
+export const SETTINGS = {
+  mode: {
+    type: 'choice',
+    choices: MODES,
+    default: 'publish',
+    modes: MODES,
+    description:
+      'What to do: publish (reports into a cycle, then gate), gate (thresholds on a cycle), create-cycle, close-cycle.',
+  },
+  'base-url': {
+    type: 'string',
+    required: true,
+    env: 'TESTCYCLE_BASE_URL',
+    placeholder: 'URL',
+    modes: MODES,
+    commands: SERVICE,
+    description:
+      'The address of your region, with or without /api/v1 (https; plain http only for loopback hosts).',
+  },
+  token: {
+    type: 'secret',
+    required: true,
+    env: 'TESTCYCLE_TOKEN',
+    placeholder: 'TOKEN',
+    modes: MODES,
+    commands: SERVICE,
+    description:
+      'API token of the Space, from a secret (secrets.TESTCYCLE_TOKEN; on a command line prefer the variable TESTCYCLE_TOKEN). Writes need a read-write token. It is masked in every log.',
+  },
+  reports: {
+    type: 'list',
+    required: true,
+    flag: 'report',
+    placeholder: 'GLOB',
+    modes: ['publish'],
+    commands: ['publish', 'parse'],
+    description:
+      'Report files: globs or directories (a repeatable flag, or one per line or comma-separated); a pattern starting with ! excludes; a directory stands for the .xml, .json, .jsonl and .trx files below it. A glob that matches nothing fails. Required to publish.',
+  },
+  format: {
+    type: 'choice',
+    choices: ['auto', ...FORMAT_IDS],
+    default: 'auto',
+    placeholder: 'F',
+    modes: ['publish'],
+    commands: ['publish', 'parse'],
+    description: `Report format: auto (detect from content), ${FORMAT_IDS.join(', ')}.`,
+  },
+  'max-report-bytes': {
+    type: 'integer',
+    min: 1,
+    default: String(DEFAULT_MAX_BYTES),
+    placeholder: 'N',
+    modes: ['publish'],
+    commands: ['publish', 'parse'],
+    description: 'Refuse report files larger than this (bytes).',
+  },
+  'cycle-key': {
+    type: 'string',
+    oneOf: 'cycle',
+    placeholder: 'KEY',
+    modes: ['publish', 'gate', 'close-cycle'],
+    commands: CYCLE_TARGET,
+    description:
+      'Key of an existing cycle to publish into, gate or close (e.g. DEMO-R12). Use this or cycle-name.',
+  },
+  'cycle-name': {
+    type: 'string',
+    oneOf: 'cycle',
+    placeholder: 'NAME',
+    modes: MODES,
+    commands: [...CYCLE_TARGET, 'cycle create'],
+    flag: { 'cycle create': 'name' },
+    description:
+      'Name of the cycle; found, or created ACTIVE. Placeholders: {date} {datetime} {sha} {sha7} {branch} {pr} {run_id} {run_number} {env:VAR}.',
+  },
+  'create-cycle': {
+    type: 'boolean',
+    default: 'true',
+    modes: ['publish'],
+    commands: ['publish'],
+    description: 'Create the cycle when no cycle has this name (false = fail instead).',
+  },
+  'reopen-done-cycle': {
+    type: 'boolean',
+    default: 'false',
+    modes: ['publish'],
+    commands: ['publish'],
+    description: 'Publish into a cycle that is DONE (it is made ACTIVE again).',
+  },
+  'close-cycle': {
+    type: 'boolean',
+    default: 'false',
+    modes: ['publish'],
+    commands: ['publish'],
+    description: 'Set the cycle to DONE after publishing.',
+  },
+  'cycle-custom-fields': {
+    type: 'json',
+    placeholder: 'JSON',
+    modes: ['publish', 'create-cycle'],
+    commands: ['publish', 'cycle create'],
+    flag: { 'cycle create': 'custom-fields' },
+    description: 'Custom fields for a cycle this run creates, as JSON, e.g. {"build": "1.2.3"}.',
+  },
+  'cycle-status': {
+    type: 'choice',
+    choices: ['ACTIVE', 'DRAFT'],
+    default: 'ACTIVE',
+    modes: ['create-cycle'],
+    commands: ['cycle create'],
+    flag: { 'cycle create': 'status' },
+    description: 'Status of a cycle that create-cycle creates: ACTIVE or DRAFT.',
+  },
+  populate: {
+    type: 'filter',
+    placeholder: 'FILTRQL',
+    modes: ['create-cycle'],
+    commands: ['cycle create'],
+    description:
+      'Creating a cycle: a FiltrQL filter of test cases that get a NOT_EXECUTED execution, e.g. automationStatus = "AUTOMATED".',
+  },
+  'key-pattern': {
+    type: 'string',
+    default: DEFAULT_KEY_PATTERN,
+    placeholder: 'RE',
+    modes: ['publish'],
+    commands: ['publish'],
+    description:
+      "Regular expression of an explicit test case key in a test's name or properties; it wins over the automation key.",
+  },
+  'automation-key': {
+    type: 'string',
+    default: DEFAULT_AUTOMATION_KEY,
+    placeholder: 'T',
+    modes: ['publish'],
+    commands: ['publish'],
+    description: "How a test's automationKey is built: {classname} {name} {suite} {file} {params}.",
+  },
+  'on-key-collision': {
+    type: 'choice',
+    choices: ['warn', 'fail', 'merge'],
+    default: 'warn',
+    modes: ['publish'],
+    commands: ['publish'],
+    description:
+      'Distinct tests (another file, suite, class or name) whose keys coincide: warn and leave them out, fail (before any request), or merge them into one execution (worst result).',
+  },
+  'create-missing-cases': {
+    type: 'boolean',
+    default: 'false',
+    modes: ['publish'],
+    commands: ['publish'],
+    description: 'Create test cases (AUTOMATED, with automationKey) for tests that match none.',
+  },
+  'on-unmatched': {
+    type: 'choice',
+    choices: ['warn', 'fail', 'ignore'],
+    default: 'warn',
+    modes: ['publish'],
+    commands: ['publish'],
+    description:
+      'Tests that match no test case: warn, fail (before any execution is written) or ignore.',
+  },
+  merge: {
+    type: 'choice',
+    choices: ['latest', 'worst'],
+    default: 'latest',
+    modes: ['publish'],
+    commands: ['publish'],
+    description:
+      'A result already in the cycle: latest (a re-run supersedes) or worst (for matrix legs publishing overlapping tests).',
+  },
+  flaky: {
+    type: 'choice',
+    choices: ['passed', 'failed'],
+    default: 'passed',
+    modes: ['publish'],
+    commands: ['publish'],
+    description: 'A test that failed and then passed on a retry: passed or failed.',
+  },
+  'error-as': {
+    type: 'choice',
+    choices: ['FAILED', 'BLOCKED'],
+    default: 'FAILED',
+    modes: ['publish'],
+    commands: ['publish'],
+    description: 'Result for tests that errored: FAILED or BLOCKED.',
+  },
+  'dry-run': {
+    type: 'boolean',
+    default: 'false',
+    modes: ['publish'],
+    commands: ['publish'],
+    description:
+      'Read only: show the plan (what would be created, updated, left unchanged) and the requests it would cost; no gate is evaluated.',
+  },
+  'min-pass-rate': {
+    type: 'number',
+    min: 0,
+    max: 100,
+    placeholder: 'PCT',
+    modes: GATE_MODES,
+    commands: GATE_COMMANDS,
+    description: "Gate: fail when the cycle's pass rate (percent) is below this.",
+  },
+  'max-pass-rate-drop': {
+    type: 'number',
+    min: 0,
+    max: 100,
+    placeholder: 'POINTS',
+    modes: GATE_MODES,
+    commands: GATE_COMMANDS,
+    description:
+      "Gate: fail when the cycle's pass rate fell by more than POINTS against the previous cycle of the same series (the cycles whose names cycle-name's template renders, each placeholder standing for any text).",
+  },
+  'max-failed': {
+    type: 'integer',
+    min: 0,
+    placeholder: 'N',
+    modes: GATE_MODES,
+    commands: GATE_COMMANDS,
+    description: 'Gate: fail when the cycle has more FAILED executions than this.',
+  },
+  'max-blocked': {
+    type: 'integer',
+    min: 0,
+    placeholder: 'N',
+    modes: GATE_MODES,
+    commands: GATE_COMMANDS,
+    description: 'Gate: fail when the cycle has more BLOCKED executions than this.',
+  },
+  'fail-on-not-executed': {
+    type: 'boolean',
+    default: 'false',
+    modes: GATE_MODES,
+    commands: GATE_COMMANDS,
+    description: 'Gate: fail when any execution in the cycle is NOT_EXECUTED or IN_PROGRESS.',
+  },
+  'pass-rate-basis': {
+    type: 'choice',
+    choices: ['executed', 'all'],
+    default: 'executed',
+    modes: GATE_MODES,
+    commands: GATE_COMMANDS,
+    description:
+      'Gate: executed: PASSED / (PASSED + FAILED + BLOCKED); all: PASSED / all executions.',
+  },
+  'gate-filter': {
+    type: 'filter',
+    placeholder: 'FILTRQL',
+    modes: GATE_MODES,
+    commands: GATE_COMMANDS,
+    description:
+      'Gate: an extra FiltrQL condition on the executions, e.g. testCase.priority = "CRITICAL".',
+  },
+  'rate-limit': {
+    type: 'rate',
+    default: formatRateLimit(DEFAULT_RATE_LIMIT),
+    env: 'TESTCYCLE_RATE_LIMIT',
+    placeholder: 'C/W',
+    modes: MODES,
+    commands: SERVICE,
+    description:
+      'At most COUNT requests per WINDOW for this token (e.g. 100/1m, 30/30s), shared by the steps of one job; lower it when several jobs share the token.',
+  },
+  concurrency: {
+    type: 'integer',
+    min: 1,
+    default: String(DEFAULT_CONCURRENCY),
+    placeholder: 'N',
+    modes: MODES,
+    commands: SERVICE,
+    description: 'Requests in flight at once.',
+  },
+  'timeout-ms': {
+    type: 'integer',
+    min: 100,
+    default: String(DEFAULT_TIMEOUT_MS),
+    placeholder: 'MS',
+    modes: MODES,
+    commands: SERVICE,
+    description: 'Timeout of one request, in milliseconds.',
+  },
+  'link-template': {
+    type: 'string',
+    placeholder: 'URL',
+    modes: GATE_MODES,
+    commands: GATE_COMMANDS,
+    description: 'A URL for links in the summary, e.g. https://app.example/cycles/{key}.',
+  },
+  'github-token': {
+    type: 'secret',
+    actionDefault: '${{ github.token }}',
+    modes: GATE_MODES,
+    description: 'Token for the check run (checks write). Only needed with check-name.',
+  },
+  'check-name': {
+    type: 'string',
+    modes: GATE_MODES,
+    description:
+      'Create a check run with this name on the PR head (or the pushed commit). Without permission (fork PRs) a notice is shown instead.',
+  },
+  'job-summary': {
+    type: 'boolean',
+    default: 'true',
+    modes: GATE_MODES,
+    description: 'Write the job summary.',
+  },
+  annotations: {
+    type: 'boolean',
+    default: 'true',
+    modes: GATE_MODES,
+    description: 'Annotate failed tests (at most 10 per step).',
+  },
+  verbose: {
+    type: 'boolean',
+    default: 'false',
+    modes: MODES,
+    commands: [...SERVICE, 'parse'],
+    description:
+      'Log every request: method, path, status, time, retries (never headers; the token is always masked).',
+  },
+  json: {
+    type: 'boolean',
+    commands: ['publish', 'gate', 'cycle create', 'cycle close', 'parse', 'check'],
+    description: 'Print one JSON object on stdout.',
+  },
+  'summary-file': {
+    type: 'string',
+    placeholder: 'FILE',
+    commands: GATE_COMMANDS,
+    description: 'Write the Markdown summary (as in the job summary) to this file.',
+  },
+  host: {
+    type: 'string',
+    default: '127.0.0.1',
+    placeholder: 'HOST',
+    commands: ['emulator'],
+    description: 'The emulator: the address to listen on.',
+  },
+  port: {
+    type: 'integer',
+    min: 0,
+    max: 65535,
+    default: '0',
+    placeholder: 'PORT',
+    commands: ['emulator'],
+    description: 'The emulator: the port to listen on (0: any free port).',
+  },
+  seed: {
+    type: 'string',
+    placeholder: 'FILE',
+    commands: ['emulator'],
+    description: 'The emulator: a JSON seed file (tokens, test cases, cycles).',
+  },
+  'emulator-rate-limit': {
+    type: 'rate',
+    default: formatRateLimit(DEFAULT_RATE_LIMIT),
+    flag: 'rate-limit',
+    placeholder: 'C/W',
+    commands: ['emulator'],
+    description: "The emulator: the service's rate limit per token, COUNT/WINDOW.",
+  },
+  chaos: {
+    type: 'string',
+    placeholder: 'SPEC',
+    commands: ['emulator'],
+    description:
+      'The emulator: injected faults, e.g. 429=0.1,5xx=0.05,reset=0.02,latency=5-50,etag-bump=0.1,seed=42.',
+  },
+} as const satisfies Record<string, Setting>;
+
+export function settingOf(key: string): Setting | undefined {
+  return Object.hasOwn(SETTINGS, key) ? (SETTINGS as Record<string, Setting>)[key] : undefined;
+}
+
+/** The flag that stands for a setting in a command (`cycle-name` is `--name` in `cycle create`). */
+export function flagOf(key: string, command?: CommandName): string {
+  const flag = settingOf(key)?.flag;
+  if (typeof flag === 'string') return flag;
+  return (command && flag?.[command]) ?? key;
+}
+
+/** A boolean that is on by default appears on the command line as its negation: `--no-create-cycle`. */
+export function isNegatedFlag(setting: Setting): boolean {
+  return setting.type === 'boolean' && setting.default === 'true';
+}
+
+/** The settings a command takes, in table order. */
+export function settingsOfCommand(command: CommandName): [string, Setting][] {
+  return Object.entries(SETTINGS as Record<string, Setting>).filter(([, s]) =>
+    s.commands?.includes(command),
+  );
+}
+
+/** The action's inputs, in table order (action.yml lists them in this order). */
+export function actionInputs(): [string, Setting][] {
+  return Object.entries(SETTINGS as Record<string, Setting>).filter(([, s]) => s.modes);
+}
