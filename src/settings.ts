@@ -13,6 +13,11 @@ import { FORMAT_IDS } from './reports/registry.js';
 export const MODES = ['publish', 'gate', 'create-cycle', 'close-cycle'] as const;
 export type Mode = (typeof MODES)[number];
 
+/** The action's `comment` values. Off by default: a new comment on every PR is something a
+ * workflow grants (pull-requests: write) and asks for, not a surprise of an upgrade. */
+export const COMMENT_MODES = ['off', 'always', 'on-failure'] as const;
+export type CommentMode = (typeof COMMENT_MODES)[number];
+
 /** The CLI's commands that read settings. */
 export type CommandName =
   'publish' | 'gate' | 'cycle create' | 'cycle close' | 'parse' | 'check' | 'emulator';
@@ -369,6 +374,14 @@ export const SETTINGS = {
     modes: GATE_MODES,
     description:
       'Create a check run with this name on the PR head (or the pushed commit). Without permission (fork PRs) a notice is shown instead.',
+  },
+  comment: {
+    type: 'choice',
+    choices: COMMENT_MODES,
+    default: 'off',
+    modes: GATE_MODES,
+    description:
+      'A pull-request comment with the summary, updated in place on every run (one per cycle-name template, or cycle-key): off, always, or on-failure (created when the gate fails, then kept current). Needs pull-requests: write; without it (fork PRs) a notice is shown instead.',
   },
   'job-summary': {
     type: 'boolean',

@@ -10,6 +10,7 @@ import { closeEmulators, emulator, RO, RW, testSeed } from '../helpers/emulator.
 import { runAction } from '../helpers/action.js';
 import { closeAll, startServer } from '../helpers/http-server.js';
 import { executionsOf } from '../helpers/publish.js';
+import { fakeGitHub } from '../helpers/fake-github.js';
 
 afterEach(async () => {
   await closeEmulators();
@@ -524,5 +525,79 @@ describe('action: text from reports and the environment is data (issue 16)', () 
       true,
     );
     expect(run.summary).not.toMatch(/[\u2028\u2029\u0085\r]/);
+  });
+});
+
+describe('action: pull-request comment', () => {
+  test('comment: always twice on one PR leaves one comment, updated in place; a 403 is a notice', async () => {
+    const emu = await emulator({ seed: seed(), rateLimit: '1000/1m' });
+    const github = await fakeGitHub();
+    const event = join(dir, 'pr-event.json');
+    writeFileSync(
+      event,
+      JSON.stringify({ pull_request: { number: 12, head: { sha: 'feedbeef' } } }),
+    );
+    const env = {
+      GITHUB_API_URL: github.server.url,
+      GITHUB_REPOSITORY: 'acme/app',
+      GITHUB_EVENT_PATH: event,
+      GITHUB_EVENT_NAME: 'pull_request',
+      GITHUB_REF: 'refs/pull/12/merge',
+      GITHUB_SHA: 'mergecommit',
+    };
+    const inputs = (report: string) => ({
+      ...base(emu.url),
+      reports: report,
+      'cycle-name': 'PR {pr}',
+      'min-pass-rate': '100',
+      comment: 'always',
+      'github-token': 'ghs_faketoken123',
+    });
+    const first = await runAction(
+      inputs(
+        junitFile('c1.xml', [
+          ['opens', 'fail'],
+          ['logs_in', 'pass'],
+        ]),
+      ),
+      env,
+    );
+    expect(first.code).toBe(1);
+    expect(first.stdout).toContain('pull-request comment created');
+    const second = await runAction(
+      inputs(
+        junitFile('c2.xml', [
+          ['opens', 'pass'],
+          ['logs_in', 'pass'],
+        ]),
+      ),
+      env,
+    );
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('pull-request comment updated');
+
+    const comments = github.comments.get(12)!;
+    expect(comments).toHaveLength(1);
+    expect(comments[0]!.body).toMatch(
+      /^<!-- testcycle-comment [0-9a-f]{16} -->\n## testcycle: ✅ Gate passed/,
+    );
+    // The same Markdown as the job summary.
+    expect(comments[0]!.body).toContain(second.summary.trim().split('\n')[0]);
+    expect(comments[0]!.body).not.toContain('ghs_faketoken123');
+    expect(github.server.log.map((r) => r.method)).toEqual(['GET', 'POST', 'GET', 'PATCH']);
+    expect(github.server.log[0]!.url).toBe('/repos/acme/app/issues/12/comments?per_page=100');
+
+    github.forbid = true;
+    const forbidden = await runAction(
+      inputs(
+        junitFile('c3.xml', [
+          ['opens', 'pass'],
+          ['logs_in', 'pass'],
+        ]),
+      ),
+      env,
+    );
+    expect(forbidden.code).toBe(0);
+    expect(forbidden.stdout).toMatch(/::notice::No pull-request comment: .*pull-requests: write/);
   });
 });

@@ -4,8 +4,9 @@
  */
 import { createHash } from 'node:crypto';
 
-export const COMMENT_MODES = ['off', 'always', 'on-failure'] as const;
-export type CommentMode = (typeof COMMENT_MODES)[number];
+import type { CommentMode } from '../settings.js';
+
+export type { CommentMode } from '../settings.js';
 
 /** GitHub refuses issue comments longer than 65,536 characters; bytes are a safe upper bound. */
 export const MAX_COMMENT_BYTES = 65_536 - 512;
@@ -91,4 +92,59 @@ export function pullNumberOf(payload: Record<string, unknown>): number | undefin
   const run = payload.workflow_run as { pull_requests?: { number?: unknown }[] } | undefined;
   const first = run?.pull_requests?.[0]?.number;
   return typeof first === 'number' ? first : undefined;
+}
+
+/**
+ * The step's comment on its pull request (input `comment`). Outside a PR it says so; without
+ * permission (a fork PR's read-only token, or no `pull-requests: write`) it is a notice, as for
+ * check runs: the job summary has the same text.
+ */
+export async function commentOnPullRequest(options: {
+  token: string;
+  mode: CommentMode;
+  series: string;
+  markdown: string;
+  gateFailed: boolean;
+  notice: (text: string) => void;
+  info: (text: string) => void;
+}): Promise<void> {
+  if (options.mode === 'off') return;
+  if (!options.token) {
+    options.notice(
+      'comment is set but github-token is empty: no pull-request comment was written.',
+    );
+    return;
+  }
+  // Loaded only when asked for: it is most of the bundle, and cold start matters.
+  const github = await import('@actions/github');
+  const pullNumber = pullNumberOf(github.context.payload);
+  if (pullNumber === undefined) {
+    options.info('no pull request for this run: no comment written');
+    return;
+  }
+  try {
+    const outcome = await upsertComment({
+      api: github.getOctokit(options.token) as unknown as CommentsApi,
+      repo: github.context.repo,
+      pullNumber,
+      series: options.series,
+      markdown: options.markdown,
+      mode: options.mode,
+      gateFailed: options.gateFailed,
+    });
+    options.info(
+      outcome.action === 'skipped'
+        ? `no pull-request comment: ${outcome.why}`
+        : `pull-request comment ${outcome.action}${outcome.url ? `: ${outcome.url}` : ''}`,
+    );
+  } catch (error) {
+    const status = (error as { status?: number }).status;
+    if (status === 403 || status === 404) {
+      options.notice(
+        'No pull-request comment: the token may not write to pull requests (grant pull-requests: write; fork PRs get a read-only token, see the workflow_run recipe in the README). The job summary has the results.',
+      );
+      return;
+    }
+    options.notice(`Could not write the pull-request comment: ${(error as Error).message}`);
+  }
 }

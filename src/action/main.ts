@@ -28,7 +28,8 @@ import {
   type PublishResult,
 } from '../publish/index.js';
 import type { ParsedReport } from '../reports/index.js';
-import type { Mode } from '../settings.js';
+import type { CommentMode, Mode } from '../settings.js';
+import { commentOnPullRequest, MAX_COMMENT_BYTES } from './comment.js';
 import { ACTION_WORDS, inputSource } from './inputs.js';
 import { annotate, createCheckRun, setCycleOutputs, setOutputs } from './outputs.js';
 
@@ -159,6 +160,19 @@ async function report(
       core.notice('check-name is set but github-token is empty: no check run was created.');
     else await createCheckRun(githubToken, checkName, result, summary, reports);
   }
+  await commentOnPullRequest({
+    token: githubToken,
+    mode: choice<CommentMode>(inputSource, 'comment'),
+    // The series, not this cycle: `PR {pr} {sha7}` makes a cycle per push, and one comment.
+    series: text(inputSource, 'cycle-name') ?? result.cycle.key ?? result.cycle.id ?? '',
+    markdown: renderSummary(result, reports, {
+      linkTemplate: text(inputSource, 'link-template'),
+      maxBytes: MAX_COMMENT_BYTES,
+    }),
+    gateFailed: result.gate.evaluated && !result.gate.passed,
+    notice: (line) => core.notice(line),
+    info: (line) => core.info(line),
+  });
 }
 
 /**
