@@ -10,7 +10,7 @@ import { DEFAULT_MAX_BYTES } from './reports/read.js';
 import { FORMAT_IDS } from './reports/registry.js';
 
 /** The action's `mode` values. */
-export const MODES = ['publish', 'gate', 'create-cycle', 'close-cycle'] as const;
+export const MODES = ['publish', 'gate', 'create-cycle', 'close-cycle', 'report'] as const;
 export type Mode = (typeof MODES)[number];
 
 /** The action's `comment` values. Off by default: a new comment on every PR is something a
@@ -20,7 +20,7 @@ export type CommentMode = (typeof COMMENT_MODES)[number];
 
 /** The CLI's commands that read settings. */
 export type CommandName =
-  'publish' | 'gate' | 'cycle create' | 'cycle close' | 'parse' | 'check' | 'emulator';
+  'publish' | 'gate' | 'cycle create' | 'cycle close' | 'parse' | 'check' | 'emulator' | 'report';
 
 export type SettingType =
   /** Free text (a template, a pattern, a path). */
@@ -67,7 +67,14 @@ export interface Setting {
   actionDefault?: string;
 }
 
-const SERVICE: readonly CommandName[] = ['publish', 'gate', 'cycle create', 'cycle close', 'check'];
+const SERVICE: readonly CommandName[] = [
+  'publish',
+  'gate',
+  'cycle create',
+  'cycle close',
+  'check',
+  'report',
+];
 const GATE_MODES: readonly Mode[] = ['publish', 'gate'];
 const GATE_COMMANDS: readonly CommandName[] = ['publish', 'gate'];
 const CYCLE_TARGET: readonly CommandName[] = ['publish', 'gate', 'cycle close'];
@@ -79,7 +86,7 @@ export const SETTINGS = {
     default: 'publish',
     modes: MODES,
     description:
-      'What to do: publish (reports into a cycle, then gate), gate (thresholds on a cycle), create-cycle, close-cycle.',
+      'What to do: publish (reports into a cycle, then gate), gate (thresholds on a cycle), create-cycle, close-cycle, report (a series of cycles as a page and a summary).',
   },
   'base-url': {
     type: 'string',
@@ -383,10 +390,66 @@ export const SETTINGS = {
     description:
       'A pull-request comment with the summary, updated in place on every run (one per cycle-name template, or cycle-key): off, always, or on-failure (created when the gate fails, then kept current). Needs pull-requests: write; without it (fork PRs) a notice is shown instead.',
   },
+  'series-name': {
+    type: 'string',
+    placeholder: 'PATTERN',
+    modes: ['report'],
+    commands: ['report'],
+    description:
+      'Report: the cycles whose names match this pattern, * or a placeholder ({date}, {sha7}, ...) standing for any text, e.g. "Nightly {date}". Without series-name or series-filter: every cycle.',
+  },
+  'series-filter': {
+    type: 'filter',
+    placeholder: 'FILTRQL',
+    modes: ['report'],
+    commands: ['report'],
+    description: 'Report: the cycles this FiltrQL condition matches, e.g. name ~ "Nightly".',
+  },
+  last: {
+    type: 'integer',
+    default: '20',
+    min: 1,
+    max: 500,
+    placeholder: 'N',
+    modes: ['report'],
+    commands: ['report'],
+    description: 'Report: the newest N cycles of the series, shown oldest first.',
+  },
+  history: {
+    type: 'boolean',
+    default: 'true',
+    modes: ['report'],
+    commands: ['report'],
+    description:
+      "Report: read each cycle's executions for per-test history (newly failing and fixed, flaky tests); false costs one request per cycle.",
+  },
+  'max-requests': {
+    type: 'integer',
+    min: 2,
+    placeholder: 'N',
+    modes: ['report'],
+    commands: ['report'],
+    description:
+      "Report: send at most N requests; the oldest cycles' histories are left out first, and the report says what was.",
+  },
+  'html-file': {
+    type: 'string',
+    default: 'testcycle-report.html',
+    placeholder: 'FILE',
+    modes: ['report'],
+    commands: ['report'],
+    description: 'Report: write the self-contained HTML page (inline SVG, no script) to this file.',
+  },
+  'markdown-file': {
+    type: 'string',
+    placeholder: 'FILE',
+    commands: ['report'],
+    description: 'Report: also write the Markdown (as in the job summary) to this file.',
+  },
   'job-summary': {
     type: 'boolean',
     default: 'true',
-    modes: GATE_MODES,
+    modes: [...GATE_MODES, 'report'],
     description: 'Write the job summary.',
   },
   annotations: {
@@ -405,7 +468,7 @@ export const SETTINGS = {
   },
   json: {
     type: 'boolean',
-    commands: ['publish', 'gate', 'cycle create', 'cycle close', 'parse', 'check'],
+    commands: ['publish', 'gate', 'cycle create', 'cycle close', 'parse', 'check', 'report'],
     description: 'Print one JSON object on stdout.',
   },
   'summary-file': {

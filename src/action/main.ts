@@ -2,9 +2,11 @@
  * The GitHub adapter: inputs, outputs, job summary, annotations, check run. Only this folder
  * imports @actions/*; the work lives in src/publish, src/api and src/reports.
  */
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as core from '@actions/core';
 import { ServiceClient } from '../api/client.js';
+import { buildReport, describePlan, reportCommandSettings } from '../dashboard/index.js';
 import { type ErrorKind, messageOf, TestcycleError } from '../api/errors.js';
 import { createLogger, type Logger, Redactor } from '../api/redact.js';
 import {
@@ -70,6 +72,24 @@ const PREPARE: Record<Mode, (logger: Logger) => Promise<Step>> = {
           `${made.populated.created} NOT_EXECUTED executions added for ${made.populated.matched} matching test cases`,
         );
       }
+    };
+  },
+  report: async (logger) => {
+    const settings = reportCommandSettings(inputSource);
+    return async (client) => {
+      const report = await buildReport(client, settings, {
+        onPlan: (plan) => logger.info(describePlan(plan)),
+      });
+      await writeFile(settings.htmlFile, report.html);
+      core.setOutput('html-file', settings.htmlFile);
+      core.setOutput('cycles', String(report.model.cycles.length));
+      core.setOutput(
+        'pass-rate',
+        report.model.trend.last === null ? '' : String(report.model.trend.last),
+      );
+      for (const line of report.model.omitted) core.notice(`report: left out ${line}`);
+      if (flag(inputSource, 'job-summary') && process.env.GITHUB_STEP_SUMMARY)
+        await core.summary.addRaw(report.markdown).write();
     };
   },
   'close-cycle': async () => {

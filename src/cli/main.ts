@@ -20,6 +20,7 @@ import {
   type FlagValues,
 } from './flags.js';
 import { runParseCommand } from './parse.js';
+import { runReportCommand } from './report.js';
 import {
   runCycleCloseCommand,
   runCycleCreateCommand,
@@ -85,6 +86,11 @@ const COMMANDS: Record<CommandName, Command> = {
   check: {
     summary: 'check the base URL and token: reads the Space the token reaches (1 request)',
     run: runCheckCommand,
+  },
+  report: {
+    summary:
+      'a series of cycles over time as a self-contained HTML page (and Markdown, JSON): trend, newly failing, flaky tests',
+    run: runReportCommand,
   },
 };
 

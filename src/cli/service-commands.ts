@@ -24,7 +24,7 @@ import type { CommandContext } from './main.js';
 import { EXIT_CODES } from './exit-codes.js';
 
 /** A client for one command, closed when the command ends. */
-async function withClient<T>(
+export async function withClient<T>(
   ctx: CommandContext,
   work: (client: ServiceClient) => Promise<T>,
   options = clientSettings(ctx.settings, ctx.io.env),

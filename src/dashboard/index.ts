@@ -22,6 +22,13 @@ export {
   type ReadSeriesOptions,
   type PassRateDrop,
 } from './series.js';
+export {
+  buildReport,
+  describePlan,
+  reportCommandSettings,
+  type BuiltReport,
+  type ReportCommandSettings,
+} from './command.js';
 export { analyze, DEFAULT_TOP, DEFAULT_MIN_FLIPS, type AnalyzeOptions } from './analyze.js';
 export { renderHtml, CONTENT_SECURITY_POLICY } from './html.js';
 export { renderMarkdown, sparkline, MARKDOWN_CYCLE_ROWS } from './markdown.js';

@@ -1,0 +1,67 @@
+/**
+ * `testcycle report` and the action's `mode: report`: the settings the adapters read, and one
+ * function that reads the series and renders it; the adapters only write files and outputs.
+ */
+import type { ServiceClient } from '../api/client.js';
+import { ConfigError } from '../api/errors.js';
+import { flag, numeric, text, userFilterSetting, type SettingSource } from '../publish/settings.js';
+import { analyze } from './analyze.js';
+import { renderHtml } from './html.js';
+import { renderMarkdown } from './markdown.js';
+import type { DashboardModel } from './model.js';
+import { readSeries, type RequestPlan, type SeriesSpec } from './series.js';
+
+export interface ReportCommandSettings {
+  spec: SeriesSpec;
+  last: number;
+  history: boolean;
+  maxRequests?: number;
+  htmlFile: string;
+  markdownFile?: string;
+}
+
+export function reportCommandSettings(src: SettingSource): ReportCommandSettings {
+  const filter = userFilterSetting(src, 'series-filter');
+  const pattern = text(src, 'series-name');
+  if (filter !== undefined && pattern !== undefined)
+    throw new ConfigError('series-filter', 'give series-name or series-filter, not both.');
+  return {
+    // Neither: every cycle of the Space (the newest `last`).
+    spec: filter !== undefined ? { filter } : { namePattern: pattern ?? '*' },
+    last: numeric(src, 'last')!,
+    history: flag(src, 'history'),
+    maxRequests: numeric(src, 'max-requests'),
+    htmlFile: text(src, 'html-file')!,
+    markdownFile: text(src, 'markdown-file'),
+  };
+}
+
+export interface BuiltReport {
+  model: DashboardModel;
+  html: string;
+  markdown: string;
+}
+
+export async function buildReport(
+  client: ServiceClient,
+  settings: ReportCommandSettings,
+  options: { onPlan?: (plan: RequestPlan) => void; now?: Date } = {},
+): Promise<BuiltReport> {
+  const data = await readSeries(client, settings.spec, {
+    last: settings.last,
+    history: settings.history,
+    maxRequests: settings.maxRequests,
+    onPlan: options.onPlan,
+  });
+  const model = analyze(data, {
+    title: `Test cycles: ${data.description}`,
+    generatedAt: (options.now ?? new Date()).toISOString(),
+  });
+  return { model, html: renderHtml(model), markdown: renderMarkdown(model) };
+}
+
+/** One line for logs: what the report will cost, before the costly part. */
+export function describePlan(plan: RequestPlan): string {
+  const history = plan.historyPages.reduce((a, b) => a + b, 0);
+  return `report: ${plan.total} requests (${plan.listPages} cycle list, ${plan.aggregates} aggregates, ${history} execution pages)`;
+}
