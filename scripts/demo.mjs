@@ -82,6 +82,17 @@ try {
       .join(', ')}; ${stats.rateLimited} answered 429`,
   );
   console.log(dim(`summary file: ${summaryFile}`));
+  // DEMO_REPORT_FILE: where to keep the page (the README's screenshot is made from such a page).
+  const reportFile = process.env.DEMO_REPORT_FILE ?? join(out, 'report.html');
+  const before = emulator.stats().total;
+  await step("The Space's cycles over time, as a self-contained page", [
+    'report',
+    '--html-file',
+    reportFile,
+  ]);
+  console.log(
+    `report page: ${reportFile} (${emulator.stats().total - before} requests); the emulator shows the same live at ${emulator.origin}/ while it runs`,
+  );
   console.log(
     bold(
       `\nDemo finished: the publish gate ${code === 0 ? 'passed' : 'failed'} (exit ${code}), the checkout gate ${checkout === 0 ? 'passed' : 'failed'} (exit ${checkout}).`,

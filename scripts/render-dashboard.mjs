@@ -95,11 +95,14 @@ try {
     const tab = await browser.newPage({ viewport: { width: 960, height: 900 } });
     await tab.goto(`file://${join(work, 'dashboard.html')}`);
     await tab.screenshot({ path: resolve('docs/dashboard.png'), fullPage: true });
+    // The emulator's live page at /: the same cycles, and the requests that put them there.
+    await tab.goto(`${emu.origin}/`);
+    await tab.screenshot({ path: resolve('docs/emulator-live.png'), fullPage: true });
   } finally {
     await browser.close();
   }
   console.log(
-    `written: docs/dashboard.png, docs/dashboard.md (${data.cycles.length} cycles, ${emu.stats().total} requests read them)`,
+    `written: docs/dashboard.png, docs/emulator-live.png, docs/dashboard.md (${data.cycles.length} cycles, ${emu.stats().total} requests read them)`,
   );
 } finally {
   await client.close();

@@ -421,7 +421,7 @@ export const SETTINGS = {
     modes: ['report'],
     commands: ['report'],
     description:
-      "Report: read each cycle's executions for per-test history (newly failing and fixed, flaky tests); false costs one request per cycle.",
+      "Report: read each cycle's executions for per-test history (newly failing and fixed, flaky tests); without it a report costs one request per cycle and one for the list.",
   },
   'max-requests': {
     type: 'integer',

@@ -1,5 +1,6 @@
 /** `npm run demo` works as the README says: the built demo script, start to finish, offline. */
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 test('the demo publishes the examples, gates, prints the summary and the requests, and stops', async () => {
   const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) => {
@@ -19,6 +20,9 @@ test('the demo publishes the examples, gates, prints the summary and the request
   expect(stdout).toContain('## testcycle: ✅ Gate passed');
   expect(stdout).toMatch(/Unmatched tests \(1\)/);
   expect(stdout).toMatch(/\d+ in all: .*; 0 answered 429/);
+  const page = /report page: (\S+\.html) \((\d+) requests\)/.exec(stdout);
+  expect(page).not.toBeNull();
+  expect(readFileSync(page![1]!, 'utf8')).toMatch(/^<!doctype html>[\s\S]*<svg/);
   expect(stdout).toContain(
     'Demo finished: the publish gate passed (exit 0), the checkout gate failed (exit 1).',
   );

@@ -54,6 +54,7 @@ td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 .up { color: #1a7f37; } .down { color: #cf222e; }
 ul.omitted { margin: 0; padding-left: 18px; color: #59636e; }
 td.path { font: 12px ui-monospace, monospace; }
+#requests td:not(.path), #requests th { white-space: nowrap; }
 ${RESULT_STYLES.map((s) => `.r-${s.result} { background: ${s.color}; }`).join('\n')}
 `;
 

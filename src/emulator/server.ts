@@ -48,6 +48,15 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
+/** A path as a person reads it (%22 as "); left encoded where it does not decode. */
+function readable(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
 /** Chaos dropped the connection: no answer is written. */
 class Dropped {}
 
@@ -85,7 +94,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     requestLog.add({
       at: new Date().toISOString(),
       method,
-      path: url.pathname + url.search,
+      path: readable(url.pathname + url.search),
       status,
       ms: Math.round(performance.now() - started),
       token: bearer ? (tokenNames.get(bearer) ?? 'unknown token') : 'no token',
