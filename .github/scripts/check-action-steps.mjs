@@ -39,8 +39,8 @@ const limited = (env.RATE_LIMITED ?? '').split(',');
 expect(
   'rate-limited (per step)',
   env.RATE_LIMITED,
-  limited.length === 2 && limited.every((n) => n === '0'),
-  '0,0 (publish, gate)',
+  limited.length === 4 && limited.every((n) => n === '0'),
+  '0,0,0,0 (create, publish, gate, close)',
 );
 
 if (failures.length) {

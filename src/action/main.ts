@@ -130,7 +130,10 @@ export async function run(): Promise<void> {
     });
     try {
       const outcome = await step(client);
+      // Every mode says what it cost (publish and gate set these again from their result).
       core.setOutput('requests', String(client.stats.total));
+      core.setOutput('requests-retried', String(client.stats.retried));
+      core.setOutput('rate-limited', String(client.stats.rateLimited));
       if (outcome) await report(outcome.result, outcome.reports, githubToken);
       if (outcome && !outcome.result.gate.passed)
         throw new GateFailedError(outcome.result.gate.reasons);
