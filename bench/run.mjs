@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { generateJunit } from './gen-junit.mjs';
 import { dashboardBench } from './dashboard-bench.mjs';
+import { packageFootprint } from './package-bench.mjs';
 import { emulatorListLatency, requestFloors, wallFloor } from './publish-bench.mjs';
 import { createLatency, seedingTime } from './emulator-bench.mjs';
 
@@ -84,6 +85,9 @@ results.emulatorScale = {
 
 // ---- dashboard: model + HTML + Markdown, 100 cycles x 10,000 executions (synthetic) ----
 results.dashboard = dashboardBench(RUNS);
+
+// ---- the npm package: tarball size and files, and what npm install adds ----
+results.package = packageFootprint();
 
 writeFileSync('bench/results.json', JSON.stringify(results, null, 2) + '\n');
 const r = results.requests;

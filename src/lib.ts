@@ -1,6 +1,7 @@
 /**
  * The library entry point (`import { ServiceClient, f, publish, readReports } from 'testcycle'`):
- * the client, the resource table, the publish pipeline, the report parsers and the emulator.
+ * the client, the resource table, the publish pipeline, the report parsers, the emulator and
+ * the dashboard (readSeries, analyze, renderHtml, renderMarkdown).
  */
 // First: on an older Node this stops with a clear message before undici loads.
 import './node-version.js';
@@ -11,3 +12,4 @@ export * from './schema/resources.js';
 export * from './publish/index.js';
 export * from './reports/index.js';
 export * from './emulator/index.js';
+export * from './dashboard/index.js';

@@ -182,12 +182,13 @@ describe('the installed library', () => {
     const script = join(project, 'use-library.mjs');
     writeFileSync(
       script,
-      `import { readReports, ServiceClient, VERSION } from 'testcycle';
+      `import { analyze, readReports, readSeries, renderHtml, ServiceClient, VERSION } from 'testcycle';
 const reports = await readReports([process.argv[2]]);
 const client = new ServiceClient({ baseUrl: process.env.TESTCYCLE_BASE_URL, token: process.env.TESTCYCLE_TOKEN });
 const cycles = await client.listAll('/test_cycles');
+const page = renderHtml(analyze(await readSeries(client, { namePattern: '*' })));
 await client.close();
-console.log(JSON.stringify({ version: VERSION, reports: reports.length, cycles: cycles.map((c) => c.attributes.name) }));
+console.log(JSON.stringify({ version: VERSION, reports: reports.length, cycles: cycles.map((c) => c.attributes.name), page: page.startsWith('<!doctype html>') }));
 `,
     );
     const out = await run(
@@ -197,9 +198,16 @@ console.log(JSON.stringify({ version: VERSION, reports: reports.length, cycles: 
       { TESTCYCLE_BASE_URL: baseUrl, TESTCYCLE_TOKEN: TOKEN },
     );
     expect(out.stderr).toBe('');
-    const seen = JSON.parse(out.stdout) as { version: string; reports: number; cycles: string[] };
+    const seen = JSON.parse(out.stdout) as {
+      version: string;
+      reports: number;
+      cycles: string[];
+      page: boolean;
+    };
     expect(seen.version).toBe(pkg.version);
     expect(seen.reports).toBe(3);
+    // The dashboard, from the library: a report page of the Space's cycles.
+    expect(seen.page).toBe(true);
     // The cycle the installed binary's publish created above.
     expect(seen.cycles).toContain('Installed package');
   });
