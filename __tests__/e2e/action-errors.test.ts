@@ -48,6 +48,11 @@ const cases: [string, Record<string, string>, RegExp][] = [
     /^input format: "junk" is not one of auto, junit, /,
   ],
   [
+    'config: reports with only excludes',
+    { reports: '!build/**', 'cycle-name': 'X' },
+    /^input reports: needs at least one pattern that is not an exclude \(!\)\.$/,
+  ],
+  [
     'config: an unknown mode',
     { mode: 'publsh' },
     /^input mode: "publsh" is not one of publish, gate/,

@@ -5,6 +5,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import fg from 'fast-glob';
+import { ConfigError } from '../api/errors.js';
 import { ReportError } from './model.js';
 
 export interface DiscoverOptions {
@@ -42,7 +43,8 @@ export async function discoverReportFiles(
   const includes = patterns.filter((p) => !p.startsWith('!')).map(slashes);
   const excludes = patterns.filter((p) => p.startsWith('!')).map((p) => slashes(p.slice(1)));
   if (includes.length === 0)
-    throw new ReportError('--report', 'needs at least one pattern that is not an exclude (!).');
+    // A setting's mistake, named in each adapter's words (--report, input reports).
+    throw new ConfigError('reports', 'needs at least one pattern that is not an exclude (!).');
   // A file named explicitly or by a glob is strict even when a directory pattern also finds it.
   const found = new Map<string, boolean>();
   for (const pattern of includes) {
