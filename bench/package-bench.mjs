@@ -1,9 +1,9 @@
 // The npm package as users get it: the tarball's size and files (npm pack), and what
 // `npm install testcycle` puts in a fresh project's node_modules (packages and bytes).
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { packAndInstall } from '../scripts/pack-install.mjs';
 
 function duBytes(dir) {
   let total = 0;
@@ -18,17 +18,7 @@ function duBytes(dir) {
 export function packageFootprint() {
   const work = mkdtempSync(join(tmpdir(), 'testcycle-package-bench-'));
   try {
-    const [packed] = JSON.parse(
-      execFileSync('npm', ['pack', '--json', '--pack-destination', work], { encoding: 'utf8' }),
-    );
-    const project = join(work, 'project');
-    execFileSync('mkdir', [project]);
-    writeFileSync(join(project, 'package.json'), '{"name":"p","private":true,"type":"module"}');
-    execFileSync(
-      'npm',
-      ['install', join(work, packed.filename), '--no-audit', '--no-fund', '--prefer-offline'],
-      { cwd: project, stdio: 'ignore' },
-    );
+    const { packed, project } = packAndInstall(work);
     const modules = join(project, 'node_modules');
     const packages = readdirSync(modules)
       .filter((n) => !n.startsWith('.'))

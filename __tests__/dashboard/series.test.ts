@@ -5,13 +5,9 @@
 import { ServiceClient } from '../../src/api/client.js';
 import { ConfigError } from '../../src/api/errors.js';
 import { toFiltrQL } from '../../src/api/filter.js';
+import { matchesPattern, patternFilter } from '../../src/publish/series.js';
 import {
-  matchesPattern,
-  passRateDrop,
-  passRateDropReason,
-  patternFilter,
   predictRequests,
-  previousInSeries,
   readSeries,
   type ReadSeriesOptions,
   type RequestPlan,
@@ -166,27 +162,6 @@ describe('the series', () => {
     ).rejects.toThrow(ConfigError);
     expect(emu.stats().total).toBe(0);
   });
-
-  test('previousInSeries: the cycle ranked just below, in the same series; and the drop', async () => {
-    const client = clientOf(emu);
-    const all = await readSeries(client, { namePattern: 'Nightly *' }, { last: 3, history: false });
-    const [before, , latest] = all.cycles;
-    emu.resetStats();
-    const previous = await previousInSeries(
-      client,
-      { namePattern: 'Nightly {run_number}' },
-      {
-        id: all.cycles[1]!.cycle.id,
-        rank: all.cycles[1]!.cycle.rank!,
-      },
-    );
-    expect(previous?.name).toBe(before!.cycle.name);
-    expect(emu.stats().total).toBe(1);
-    // Nightly 22 fixed test2 (failing since run 1) but test0 and test1 fail: the rate moved.
-    const drop = passRateDrop(all.cycles[1]!.counts, latest!.counts);
-    expect(drop.drop).toBe(Math.round((drop.previous! - drop.current!) * 100) / 100);
-    expect(passRateDropReason(drop, 100, { key: 'X' })).toBeUndefined();
-  });
 });
 
 describe('analyze on a real series', () => {
@@ -238,25 +213,6 @@ describe('pure helpers', () => {
     expect(predictRequests({ listPages: 1, aggregates: 3, historyPages: [0, 2, 5] }).total).toBe(
       11,
     );
-  });
-
-  test('passRateDropReason names both cycles and the limit', () => {
-    const counts = (passed: number, failed: number) => ({
-      passed,
-      failed,
-      blocked: 0,
-      skipped: 0,
-      notExecuted: 0,
-      inProgress: 0,
-      total: passed + failed,
-    });
-    const drop = passRateDrop(counts(9, 1), counts(7, 3));
-    expect(drop).toEqual({ previous: 90, current: 70, drop: 20 });
-    expect(passRateDropReason(drop, 5, { key: 'DEMO-R1' })).toBe(
-      'pass rate fell 20 points (90% in DEMO-R1 -> 70%), more than 5 allowed (--max-pass-rate-drop)',
-    );
-    expect(passRateDropReason(drop, 20, { key: 'DEMO-R1' })).toBeUndefined();
-    expect(passRateDrop(counts(0, 0), counts(1, 0)).drop).toBeNull();
   });
 });
 

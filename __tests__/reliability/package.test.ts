@@ -9,6 +9,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+// @ts-expect-error: a plain .mjs script, no types
+import { packAndInstall } from '../../scripts/pack-install.mjs';
 
 const root = process.cwd();
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -41,7 +43,6 @@ function run(
 
 let work: string;
 let project: string;
-let tarball: string;
 let files: string[];
 let emulator: ChildProcess | undefined;
 let baseUrl: string;
@@ -49,28 +50,12 @@ const TOKEN = 'demo-read-write-token-0001';
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'testcycle-pack-'));
-  const packed = await run('npm', ['pack', '--json', '--pack-destination', work], root);
-  expect(packed.stderr).not.toMatch(/npm error/);
-  expect(packed.code).toBe(0);
-  const info = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as {
-    filename: string;
-    files: { path: string }[];
-  }[];
-  tarball = join(work, info[0]!.filename);
-  files = info[0]!.files.map((f) => f.path);
-
-  project = join(work, 'user-project');
-  await run('mkdir', ['-p', project], work);
-  writeFileSync(
-    join(project, 'package.json'),
-    JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
-  );
-  const installed = await run(
-    'npm',
-    ['install', tarball, '--no-audit', '--no-fund', '--prefer-offline', '--ignore-scripts'],
-    project,
-  );
-  if (installed.code !== 0) throw new Error(`npm install failed:\n${installed.stderr}`);
+  const installed = packAndInstall(work) as {
+    packed: { files: { path: string }[] };
+    project: string;
+  };
+  files = installed.packed.files.map((f) => f.path);
+  project = installed.project;
 }, 240_000);
 
 afterAll(async () => {

@@ -8,9 +8,6 @@ import type { CommentMode } from '../settings.js';
 
 export type { CommentMode } from '../settings.js';
 
-/** GitHub refuses issue comments longer than 65,536 characters; bytes are a safe upper bound. */
-export const MAX_COMMENT_BYTES = 65_536 - 512;
-
 /**
  * The marker names the series, not the cycle: with `cycle-name: PR {pr} {sha7}` every push makes a
  * new cycle, and the PR should still show one comment. A hash, so no name can end the HTML comment.
@@ -53,7 +50,7 @@ export interface CommentRequest {
   repo: { owner: string; repo: string };
   pullNumber: number;
   series: string;
-  /** The job summary's Markdown, already cut to MAX_COMMENT_BYTES. */
+  /** The job summary's Markdown, already cut to fit (MAX_GITHUB_TEXT_BYTES in outputs.ts). */
   markdown: string;
   mode: CommentMode;
   gateFailed: boolean;
@@ -108,7 +105,6 @@ export async function commentOnPullRequest(options: {
   notice: (text: string) => void;
   info: (text: string) => void;
 }): Promise<void> {
-  if (options.mode === 'off') return;
   if (!options.token) {
     options.notice(
       'comment is set but github-token is empty: no pull-request comment was written.',

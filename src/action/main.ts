@@ -31,9 +31,15 @@ import {
 } from '../publish/index.js';
 import type { ParsedReport } from '../reports/index.js';
 import type { CommentMode, Mode } from '../settings.js';
-import { commentOnPullRequest, MAX_COMMENT_BYTES } from './comment.js';
+import { commentOnPullRequest } from './comment.js';
 import { ACTION_WORDS, inputSource } from './inputs.js';
-import { annotate, createCheckRun, setCycleOutputs, setOutputs } from './outputs.js';
+import {
+  annotate,
+  createCheckRun,
+  MAX_GITHUB_TEXT_BYTES,
+  setCycleOutputs,
+  setOutputs,
+} from './outputs.js';
 
 /** What a mode's step produced: a result to report (publish, gate) or outputs already set. */
 type Step = (
@@ -88,8 +94,7 @@ const PREPARE: Record<Mode, (logger: Logger) => Promise<Step>> = {
         report.model.trend.last === null ? '' : String(report.model.trend.last),
       );
       for (const line of report.model.omitted) core.notice(`report: left out ${line}`);
-      if (flag(inputSource, 'job-summary') && process.env.GITHUB_STEP_SUMMARY)
-        await core.summary.addRaw(report.markdown).write();
+      await writeJobSummary(report.markdown);
     };
   },
   'close-cycle': async () => {
@@ -168,34 +173,39 @@ async function report(
   githubToken: string,
 ): Promise<void> {
   setOutputs(result);
-  const summary = renderSummary(result, reports, {
-    linkTemplate: text(inputSource, 'link-template'),
-  });
-  if (flag(inputSource, 'job-summary')) {
-    // Older GHES runners and local runners such as act have no job summary file.
-    if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(summary).write();
-    else core.info('no job summary written: this runner sets no GITHUB_STEP_SUMMARY');
-  }
+  const summaryOf = (maxBytes?: number) =>
+    renderSummary(result, reports, { linkTemplate: text(inputSource, 'link-template'), maxBytes });
+  await writeJobSummary(summaryOf());
   if (flag(inputSource, 'annotations')) annotate(reports);
   const checkName = text(inputSource, 'check-name');
+  const comment = choice<CommentMode>(inputSource, 'comment');
+  if (!checkName && comment === 'off') return;
+  // Check runs and comments take far less than a job summary: cut by whole rows to fit.
+  const compact = summaryOf(MAX_GITHUB_TEXT_BYTES);
   if (checkName) {
     if (!githubToken)
       core.notice('check-name is set but github-token is empty: no check run was created.');
-    else await createCheckRun(githubToken, checkName, result, summary, reports);
+    else await createCheckRun(githubToken, checkName, result, compact, reports);
   }
+  if (comment === 'off') return;
   await commentOnPullRequest({
     token: githubToken,
-    mode: choice<CommentMode>(inputSource, 'comment'),
+    mode: comment,
     // The series, not this cycle: `PR {pr} {sha7}` makes a cycle per push, and one comment.
     series: text(inputSource, 'cycle-name') ?? result.cycle.key ?? result.cycle.id ?? '',
-    markdown: renderSummary(result, reports, {
-      linkTemplate: text(inputSource, 'link-template'),
-      maxBytes: MAX_COMMENT_BYTES,
-    }),
+    markdown: compact,
     gateFailed: result.gate.evaluated && !result.gate.passed,
     notice: (line) => core.notice(line),
     info: (line) => core.info(line),
   });
+}
+
+/** The job summary, when the input asks for it (publish, gate and report modes). */
+async function writeJobSummary(markdown: string): Promise<void> {
+  if (!flag(inputSource, 'job-summary')) return;
+  // Older GHES runners and local runners such as act have no job summary file.
+  if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write();
+  else core.info('no job summary written: this runner sets no GITHUB_STEP_SUMMARY');
 }
 
 /**

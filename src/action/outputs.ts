@@ -77,10 +77,17 @@ export function annotate(reports: ParsedReport[]): void {
     );
 }
 
-const MAX_CHECK_SUMMARY = 65_535;
+/**
+ * A check run's output.summary and an issue comment each hold at most 65,535 characters; bytes
+ * bound characters, and the room left is for the comment's marker line.
+ */
+export const MAX_GITHUB_TEXT_BYTES = 65_536 - 512;
 const ANNOTATIONS_PER_REQUEST = 50;
 
-/** A check run on the PR head (or the pushed commit); without permission (fork PRs) a notice. */
+/**
+ * A check run on the PR head (or the pushed commit); without permission (fork PRs) a notice.
+ * `summary` is already cut to MAX_GITHUB_TEXT_BYTES.
+ */
 export async function createCheckRun(
   token: string,
   name: string,
@@ -110,10 +117,6 @@ export async function createCheckRun(
     : result.gate.evaluated
       ? `${result.gate.passed ? 'Gate passed' : 'Gate failed'}: pass rate ${result.passRate ?? 'n/a'}%`
       : `Published ${result.counts.total} results`;
-  const text =
-    summary.length > MAX_CHECK_SUMMARY
-      ? `${summary.slice(0, MAX_CHECK_SUMMARY - 100)}\n\n_… cut to fit the check run's limit._`
-      : summary;
   try {
     const { data } = await octokit.rest.checks.create({
       ...ctx.repo,
@@ -121,7 +124,7 @@ export async function createCheckRun(
       head_sha: headSha,
       status: 'completed',
       conclusion,
-      output: { title, summary: text, annotations: annotations.slice(0, ANNOTATIONS_PER_REQUEST) },
+      output: { title, summary, annotations: annotations.slice(0, ANNOTATIONS_PER_REQUEST) },
     });
     for (let i = ANNOTATIONS_PER_REQUEST; i < annotations.length; i += ANNOTATIONS_PER_REQUEST) {
       await octokit.rest.checks.update({
@@ -129,7 +132,7 @@ export async function createCheckRun(
         check_run_id: data.id,
         output: {
           title,
-          summary: text,
+          summary,
           annotations: annotations.slice(i, i + ANNOTATIONS_PER_REQUEST),
         },
       });

@@ -248,7 +248,7 @@ function requestsSection(requests: LiveRequest[]): string {
   const rows = requests
     .map(
       (r) =>
-        `<tr><td>${html(r.at.slice(11, 23))}</td><td>${html(r.method)}</td><td class="path">${html(shorten(r.path))}</td><td class="n">${html(String(r.status))}</td><td class="n">${r.ms}</td><td>${html(r.token)}</td></tr>`,
+        `<tr><td>${html(r.at.slice(11, 23))}</td><td>${html(r.method)}</td><td class="path">${html(r.path)}</td><td class="n">${html(String(r.status))}</td><td class="n">${r.ms}</td><td>${html(r.token)}</td></tr>`,
     )
     .join('');
   return `<section id="requests"><h2>Latest requests (${requests.length})</h2>${

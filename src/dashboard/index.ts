@@ -3,14 +3,8 @@ import type { DashboardModel } from './model.js';
 
 export {
   readSeries,
-  previousInSeries,
-  passRateDrop,
-  passRateDropReason,
   predictRequests,
   historyPagesFor,
-  matchesPattern,
-  patternFilter,
-  literalParts,
   DEFAULT_LAST,
   type SeriesSpec,
   type SeriesCycle,
@@ -20,7 +14,6 @@ export {
   type TestInfo,
   type RequestPlan,
   type ReadSeriesOptions,
-  type PassRateDrop,
 } from './series.js';
 export {
   buildReport,

@@ -23,14 +23,9 @@
 import type { Resource, ServiceClient } from '../api/client.js';
 import { MAX_PAGE_SIZE } from '../api/client.js';
 import { ConfigError, ServiceError } from '../api/errors.js';
-import { f, isEvaluated, type Filter, toFiltrQL } from '../api/filter.js';
-import {
-  countsFrom,
-  cycleCounts,
-  passRate,
-  readGrouped,
-  type CycleCounts,
-} from '../publish/gate.js';
+import { f, type Filter, toFiltrQL } from '../api/filter.js';
+import { countsFrom, cycleCounts, readGrouped, type CycleCounts } from '../publish/gate.js';
+import { matchesPattern, patternFilter } from '../publish/series.js';
 import { EXECUTION_RESULTS, type ExecutionResult } from '../schema/resources.js';
 
 export const DEFAULT_LAST = 20;
@@ -111,45 +106,6 @@ export interface ReadSeriesOptions {
   pageSize?: number;
   /** Called once counts are known and before the costly part, with the whole prediction. */
   onPlan?: (plan: RequestPlan) => void;
-}
-
-const WILDCARD = /\*|\{[a-z_0-9]+(?::[A-Za-z_][A-Za-z0-9_]*)?\}/g;
-
-/** The literal parts of a name pattern, in order (`Nightly {date} *` -> ["Nightly ", " "]). */
-export function literalParts(pattern: string): string[] {
-  return pattern.split(WILDCARD);
-}
-
-/** True when `name` is one of the pattern's names: literal parts exact, wildcards any text. */
-export function matchesPattern(pattern: string, name: string): boolean {
-  const parts = literalParts(pattern);
-  if (parts.length === 1) return name === parts[0];
-  if (!name.startsWith(parts[0]!)) return false;
-  let at = parts[0]!.length;
-  // Greedy from the left for the middle parts, the last one anchored at the end: linear, no regex.
-  for (let i = 1; i < parts.length - 1; i++) {
-    const found = name.indexOf(parts[i]!, at);
-    if (found < 0) return false;
-    at = found + parts[i]!.length;
-  }
-  const tail = parts.at(-1)!;
-  return name.length - tail.length >= at && name.endsWith(tail);
-}
-
-/**
- * The FiltrQL for a name pattern, built with the filter builder: `name ~ "part"` for each literal
- * part (a part holding `{$`, which the service would evaluate, is asked for by the pieces around it).
- */
-export function patternFilter(pattern: string): Filter | undefined {
-  const pieces = literalParts(pattern)
-    .flatMap((part) =>
-      isEvaluated(part)
-        ? part.split('{$').map((p, i, all) => `${i ? '$' : ''}${p}${i < all.length - 1 ? '{' : ''}`)
-        : [part],
-    )
-    .filter((p) => p.trim() !== '');
-  if (pieces.length === 0) return undefined;
-  return f.and(...[...new Set(pieces)].map((p) => f.cmp('name', '~', p)));
 }
 
 function seriesFilter(spec: SeriesSpec): Filter | undefined {
@@ -431,49 +387,4 @@ export async function readSeries(
     },
     omitted,
   };
-}
-
-/**
- * The cycle before `current` in its series: the highest-ranked cycle of the series ranked below
- * it. For the trend gate (`--max-pass-rate-drop`); usually one request.
- */
-export async function previousInSeries(
-  client: ServiceClient,
-  spec: SeriesSpec,
-  current: { id: string; rank: number },
-): Promise<SeriesCycle | undefined> {
-  const below = f.cmp('rank', '<', current.rank);
-  const { cycles } = await newestCycles(client, spec, 2, new Budget(undefined), below);
-  return cycles.find((c) => c.id !== current.id);
-}
-
-export interface PassRateDrop {
-  previous: number | null;
-  current: number | null;
-  /** Points the pass rate fell (negative: it rose); null when either has no pass rate. */
-  drop: number | null;
-}
-
-export function passRateDrop(
-  previous: CycleCounts,
-  current: CycleCounts,
-  basis: 'executed' | 'all' = 'executed',
-): PassRateDrop {
-  const before = passRate(previous, basis);
-  const now = passRate(current, basis);
-  return {
-    previous: before,
-    current: now,
-    drop: before === null || now === null ? null : Math.round((before - now) * 100) / 100,
-  };
-}
-
-/** The gate's reason when the drop is over `maxDrop` points, else undefined. */
-export function passRateDropReason(
-  result: PassRateDrop,
-  maxDrop: number,
-  previous: Pick<SeriesCycle, 'key'>,
-): string | undefined {
-  if (result.drop === null || result.drop <= maxDrop) return undefined;
-  return `pass rate fell ${result.drop} points (${result.previous}% in ${previous.key} -> ${result.current}%), more than ${maxDrop} allowed (--max-pass-rate-drop)`;
 }

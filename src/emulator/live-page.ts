@@ -8,7 +8,7 @@
 import { analyze } from '../dashboard/analyze.js';
 import { renderHtml, type LiveRequest } from '../dashboard/html.js';
 import type { SeriesData, TestInfo } from '../dashboard/series.js';
-import type { CycleCounts } from '../publish/gate.js';
+import { countsFrom } from '../publish/gate.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import type { Store } from './store.js';
 
@@ -33,15 +33,6 @@ export class RequestLog {
   }
 }
 
-const COUNT_OF: Record<ExecutionResult, Exclude<keyof CycleCounts, 'total'>> = {
-  PASSED: 'passed',
-  FAILED: 'failed',
-  BLOCKED: 'blocked',
-  SKIPPED: 'skipped',
-  NOT_EXECUTED: 'notExecuted',
-  IN_PROGRESS: 'inProgress',
-};
-
 /** The last `last` cycles by rank (creation order), each with its counts and per-test results. */
 export function storeSeries(store: Store, last = 20): SeriesData {
   const cycles = [...store.all('test_cycles')]
@@ -49,24 +40,13 @@ export function storeSeries(store: Store, last = 20): SeriesData {
     .slice(-last);
   const tests = new Map<string, TestInfo>();
   const data = cycles.map((record) => {
-    const counts: CycleCounts = {
-      passed: 0,
-      failed: 0,
-      blocked: 0,
-      skipped: 0,
-      notExecuted: 0,
-      inProgress: 0,
-      total: 0,
-    };
+    const byResult: Partial<Record<ExecutionResult, number>> = {};
     const testIds: string[] = [];
     const results: ExecutionResult[] = [];
     for (const execution of store.byForeignKey('test_case_executions', 'testCycleId', record.id)) {
       const result = execution.attributes.result as ExecutionResult;
       const caseId = String(execution.attributes.testCaseId);
-      const count = COUNT_OF[result];
-      if (!count) continue;
-      counts[count]++;
-      counts.total++;
+      byResult[result] = (byResult[result] ?? 0) + 1;
       testIds.push(caseId);
       results.push(result);
       if (!tests.has(caseId)) {
@@ -87,7 +67,7 @@ export function storeSeries(store: Store, last = 20): SeriesData {
         ...(typeof a.rank === 'number' ? { rank: a.rank } : {}),
         ...(typeof a.createdAt === 'string' ? { createdAt: a.createdAt } : {}),
       },
-      counts,
+      counts: countsFrom(byResult),
       history: { testIds, results },
     };
   });

@@ -3,6 +3,7 @@
  * thresholds. The grouped aggregate's shape is not documented (SERVICE-API.md 4.6): the emulator's
  * and other reasonable shapes are read, else one ungrouped count per result value is asked for.
  */
+import { matchesPattern, patternFilter } from './series.js';
 import type { JsonApiDocument, Resource, ServiceClient } from '../api/client.js';
 import { TestcycleError } from '../api/errors.js';
 import { oneLine } from '../api/redact.js';
@@ -142,9 +143,9 @@ export async function evaluateGate(
 const SERIES_PAGES = 3;
 
 /**
- * The cycle of the series ranked just before `cycle`: names that the template renders to (each
- * placeholder stands for any text), found newest first by rank; the service narrows the listing
- * by the template's longest literal part, the name is then compared exactly here.
+ * The cycle of the series ranked just before `cycle`: the names the template renders to
+ * (series.ts), found newest first by rank; the service narrows the listing by the template's
+ * literal parts, the name is then matched exactly here.
  */
 export async function previousCycle(
   client: ServiceClient,
@@ -152,16 +153,10 @@ export async function previousCycle(
   template: string,
   gate: Pick<GateOptions, 'basis' | 'filter'>,
 ): Promise<PreviousCycle | undefined> {
-  const parts = template.split(/\{[a-z_0-9]+(?::[A-Za-z_][A-Za-z0-9_]*)?\}/);
-  const pattern = new RegExp(
-    `^${parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+')}$`,
-    's',
-  );
-  const literal = parts.map((p) => p.trim()).sort((a, b) => b.length - a.length)[0];
   const rank = Number(cycle.attributes.rank);
   let pages = 0;
   for await (const page of client.pages<'test_cycles'>('/test_cycles', {
-    filter: literal ? f.cmp('name', '~', literal) : undefined,
+    filter: patternFilter(template),
     sort: ['-rank'],
     fields: { test_cycles: ['name', 'rank', 'testCycleKey'] },
   })) {
@@ -169,7 +164,7 @@ export async function previousCycle(
       (c) =>
         c.id !== cycle.id &&
         Number(c.attributes.rank) < rank &&
-        pattern.test(String(c.attributes.name ?? '')),
+        matchesPattern(template, String(c.attributes.name ?? '')),
     );
     if (found) {
       const counts = await cycleCounts(client, found.id, gate.filter);

@@ -70,3 +70,4 @@ export {
 export { readReportSet } from './reports.js';
 export { renderSummary, escapeHtml, MAX_SUMMARY_BYTES } from './summary.js';
 export { gateCycle, createCycle, closeCycle, type CreateCycleResult } from './commands.js';
+export { literalParts, matchesPattern, patternFilter } from './series.js';
