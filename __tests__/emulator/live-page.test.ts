@@ -1,4 +1,5 @@
 /** The live page at `/`: the Space's cycles and the latest requests, outside the API's counts. */
+import { livePageAllowed } from '../../src/emulator/live-page.js';
 import { call, closeEmulators, doc, emulator, RO, RW } from '../helpers/emulator.js';
 
 afterEach(closeEmulators);
@@ -51,4 +52,12 @@ test('serves HTML on loopback without a token, costs no request and shows the la
     headers: { authorization: `Bearer ${RW}` },
   });
   expect((await page(emu.origin)).text).toContain('No request yet');
+});
+
+test('beyond loopback the page needs a token of the Space (tests listen on loopback only, so the rule is tested alone)', () => {
+  const tokens = new Map([[RW, {}]]);
+  expect(livePageAllowed(true, undefined, tokens)).toBe(true);
+  expect(livePageAllowed(false, undefined, tokens)).toBe(false);
+  expect(livePageAllowed(false, 'someone-elses-token', tokens)).toBe(false);
+  expect(livePageAllowed(false, RW, tokens)).toBe(true);
 });

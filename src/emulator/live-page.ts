@@ -14,6 +14,18 @@ import type { Store } from './store.js';
 
 export type { LiveRequest } from '../dashboard/html.js';
 
+/**
+ * On loopback the page is the user's own; beyond it the page shows a Space's data, so it asks for
+ * a token of the Space, as the API does.
+ */
+export function livePageAllowed(
+  loopback: boolean,
+  bearer: string | undefined,
+  tokens: ReadonlyMap<string, unknown>,
+): boolean {
+  return loopback || (bearer !== undefined && tokens.has(bearer));
+}
+
 /** The latest requests, newest first, at most `size` of them. */
 export class RequestLog {
   private readonly entries: LiveRequest[] = [];

@@ -11,7 +11,7 @@ import { Chaos, type ChaosDecision, NO_CHAOS, parseChaos, type ChaosOptions } fr
 import { filterReference, openApiDocument } from './describe.js';
 import { ApiError, MESSAGES } from './errors.js';
 import { hostOf, isLoopbackAddress, linkBase, readBody, send } from './http-io.js';
-import { livePage, RequestLog } from './live-page.js';
+import { livePage, livePageAllowed, RequestLog } from './live-page.js';
 import { checkAccept, checkContentType } from './negotiate.js';
 import { parseRate, type RateLimit, RateWindow } from './rate-window.js';
 import { compileRoutes, matchRoute, type Route, type RouteMatch } from './routes.js';
@@ -110,9 +110,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return true;
     }
     if (path === '/' && req.method === 'GET') {
-      // Beyond loopback the page shows a Space's data, so it asks for a token like the API does.
-      const bearer = bearerOf(req);
-      if (!ownHosts && !(bearer && tokens.has(bearer)))
+      if (!livePageAllowed(ownHosts !== undefined, bearerOf(req), tokens))
         send(res, 403, new ApiError(403, 'FORBIDDEN', MESSAGES.livePageToken).toBody());
       else
         res.writeHead(200, HTML_HEADERS).end(
