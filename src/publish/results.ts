@@ -51,12 +51,17 @@ export function combineEntries(results: ExecutionResult[]): ExecutionResult {
   return results.reduce(worstResult);
 }
 
-/** What to write over a result already on the server (`--merge`). */
+/**
+ * What to write over a result already on the server (`--merge`). NOT_EXECUTED is no result: it
+ * never replaces one (a populated cycle or a fresh create must not erase what another writer
+ * recorded), in either mode.
+ */
 export function mergeWithServer(
   current: ExecutionResult | undefined,
   incoming: ExecutionResult,
   mode: MergeMode,
 ): ExecutionResult {
-  if (!current || mode === 'latest') return incoming;
-  return worstResult(current, incoming);
+  if (!current || current === 'NOT_EXECUTED') return incoming;
+  if (incoming === 'NOT_EXECUTED') return current;
+  return mode === 'latest' ? incoming : worstResult(current, incoming);
 }

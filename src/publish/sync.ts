@@ -280,7 +280,10 @@ async function createExecution(
   }
   if (result === 'NOT_EXECUTED')
     return { caseId, executionId: value.id, result, created: true, written: true };
-  const outcome = await updateExecution(client, toExisting(value), result, 'latest', value);
+  // Another writer may get in between our 201 and this PATCH (and a 201 need not carry an ETag,
+  // so the record may be read first): merge in the run's mode against what is there, as for any
+  // write after a read.
+  const outcome = await updateExecution(client, toExisting(value), result, context.merge, value);
   return { ...outcome, created: true };
 }
 
