@@ -5,6 +5,7 @@
  */
 import { DEFAULT_TIMEOUT_MS } from './api/transport.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_RATE_LIMIT, formatRateLimit } from './api/scheduler.js';
+import { DEFAULT_RETRY_POLICY } from './api/retry-policy.js';
 import { DEFAULT_AUTOMATION_KEY, DEFAULT_KEY_PATTERN } from './publish/match.js';
 import { DEFAULT_MAX_BYTES } from './reports/read.js';
 import { FORMAT_IDS } from './reports/registry.js';
@@ -344,6 +345,27 @@ export const SETTINGS = {
     commands: SERVICE,
     description:
       'At most COUNT requests per WINDOW for this token (e.g. 100/1m, 30/30s), shared by the steps of one job; lower it when several jobs share the token.',
+  },
+  'retry-base-ms': {
+    type: 'integer',
+    min: 1,
+    default: String(DEFAULT_RETRY_POLICY.retryBaseMs),
+    env: 'TESTCYCLE_RETRY_BASE_MS',
+    placeholder: 'MS',
+    modes: MODES,
+    commands: SERVICE,
+    description:
+      'First wait before retrying after a 5xx or a lost answer, in milliseconds, doubling with each retry (after a 429 without Retry-After: twice this).',
+  },
+  'max-wait-ms': {
+    type: 'integer',
+    min: 0,
+    default: String(DEFAULT_RETRY_POLICY.maxWaitMs),
+    placeholder: 'MS',
+    modes: MODES,
+    commands: SERVICE,
+    description:
+      'The most a run waits in all for retries (backoffs after 5xx and lost answers, pauses after 429), in milliseconds; then it stops with the last error. The steady pace of rate-limit is not counted.',
   },
   concurrency: {
     type: 'integer',

@@ -3,6 +3,7 @@ import net from 'node:net';
 import { ServiceClient, updateWithRetry } from '../../src/api/client.js';
 import { ConfigError, NetworkError, ServiceError } from '../../src/api/errors.js';
 import { f } from '../../src/api/filter.js';
+import { FakeClock } from '../helpers/clock.js';
 import { createLogger, Redactor } from '../../src/api/redact.js';
 import {
   closeAll,
@@ -385,13 +386,17 @@ describe('rate limit', () => {
       created.set(name, (created.get(name) ?? 0) + 1);
       return { status: 201, headers: { etag: '"1"' }, body: resource('test_cases', name) };
     });
+    // 429s at random, unrelated to the pace, slow the client's pace down to a crawl: the waits run
+    // on a virtual clock, so this test is about what is sent, not how long it takes.
+    const clock = new FakeClock();
     const c = client(server.url, {
       rateLimit: '1000/1s',
       retry: { ...fast, maxRateLimitAttempts: 20 },
+      clock,
     });
     const names = Array.from({ length: 200 }, (_, i) => `case ${i}`);
-    const results = await Promise.all(
-      names.map((name) => c.create('test_cases', { name, projectId: 'p', rank: 1 })),
+    const results = await clock.run(
+      Promise.all(names.map((name) => c.create('test_cases', { name, projectId: 'p', rank: 1 }))),
     );
     expect(results.map((r) => r.id)).toEqual(names);
     expect([...created.values()].every((n) => n === 1)).toBe(true);
@@ -436,15 +441,44 @@ describe('dropped connections', () => {
     expect(server.log.filter((r) => r.method === 'POST')).toHaveLength(1);
   });
 
-  test('a refused connection is retried, then reported with the address', async () => {
+  test('a refused connection is retried on its own short budget, then reported with the address', async () => {
     const server = await startServer(() => ({ status: 200 }));
     const url = server.url;
     await server.close();
-    const c = client(url, { retry: { ...fast, maxAttempts: 3 } });
+    const c = client(url, { retry: { ...fast, maxAttempts: 5, maxRefusedAttempts: 2 } });
     const error = (await c.project().catch((e: unknown) => e)) as NetworkError;
     expect(error).toBeInstanceOf(NetworkError);
-    expect(error.message).toMatch(/GET \/projects failed: connection refused \(after 3 attempts\)/);
+    expect(error.message).toMatch(
+      /^GET \/projects failed: connection refused \(after 2 attempts\)\. Nothing listens at 127\.0\.0\.1:\d+: check the host and port of the base URL/,
+    );
     expect(error.maybeProcessed).toBe(false);
+    expect(c.stats.total).toBe(2);
+  });
+
+  test('https against a plain-HTTP port is not retried and asks "http or https?"', async () => {
+    const server = await startServer(() => ({ status: 200, body: { data: [] } }));
+    const c = client(server.url.replace('http:', 'https:'), { retry: { ...fast, maxAttempts: 5 } });
+    const error = (await c.project().catch((e: unknown) => e)) as NetworkError;
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(error.message).toMatch(/does not speak TLS there: http or https\?/);
+    expect(c.stats.total).toBe(1);
+  });
+
+  test('a 404 on the first request blames the base URL and shows the address asked', async () => {
+    const server = await startServer(() => ({
+      status: 404,
+      body: {
+        errors: [
+          { status: '404', code: 'NOT_FOUND', detail: 'No route GET /api/v2/api/v1/projects.' },
+        ],
+      },
+    }));
+    const c = client(`${server.url}/api/v2`);
+    const error = (await c.project().catch((e: unknown) => e)) as ServiceError;
+    expect(error).toBeInstanceOf(ServiceError);
+    expect(error.message).toContain(`testcycle asked ${server.url}/api/v2/api/v1/projects`);
+    expect(error.message).toContain('Check the base URL');
+    expect(error.message).not.toContain('the record does not exist');
   });
 
   test('a server that does not answer times out', async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PaceFile } from '../../src/api/pace.js';
 import { formatRateLimit, parseRateLimit, Scheduler } from '../../src/api/scheduler.js';
+import { FakeClock } from '../helpers/clock.js';
 
 const TOKEN = 'rw-token-0123456789abcdef';
 const URL = 'http://127.0.0.1:1/api/v1';
@@ -57,27 +58,26 @@ describe('PaceFile', () => {
 
 describe('Scheduler with a shared pace', () => {
   test("the previous step's answers count in the window: the first request waits for room", async () => {
-    const wall = Date.now();
+    const clock = new FakeClock();
+    const wall = clock.wall();
     const calls = { record: 0, flush: 0 };
     const shared = {
       recent: () => [wall - 20, wall - 10],
       record: () => void calls.record++,
       flush: () => void calls.flush++,
     };
-    const scheduler = new Scheduler({
-      rateLimit: { count: 2, windowMs: 300 },
-      shared,
-      wallNow: () => wall,
-    });
-    let sent = false;
+    const scheduler = new Scheduler({ rateLimit: { count: 2, windowMs: 300 }, shared, clock });
+    let sentAt: number | undefined;
     const done = scheduler.schedule({ method: 'GET', repeatable: true }, async () => {
-      sent = true;
+      sentAt = clock.now();
       return { kind: 'response', status: 200, value: 1 };
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(sent).toBe(false);
-    await done;
-    expect(sent).toBe(true);
+    await clock.advance(100);
+    expect(sentAt).toBeUndefined();
+    await clock.run(done);
+    // The older of the two answers leaves the window 280 ms from now (its answer came 20 ms ago).
+    expect(sentAt).toBeGreaterThanOrEqual(280);
+    expect(sentAt).toBeLessThanOrEqual(300);
     // Its own answers are recorded for the step after it, and written when it closes.
     expect(calls).toEqual({ record: 1, flush: 0 });
     scheduler.close();

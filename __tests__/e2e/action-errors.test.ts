@@ -133,17 +133,15 @@ test.each([
 test('verbose: each request is an ordinary log line (method, path, status, time, retries), never a header or the token', async () => {
   // The emulator allows 4 requests a second, the step believes it may send 1000 a minute: 429s.
   const emu = await emulator({ seed, rateLimit: '4/1s' });
-  const run = await runAction(
-    {
-      'base-url': emu.url,
-      token: RW,
-      'rate-limit': '1000/1m',
-      reports: report,
-      'cycle-name': 'Verbose',
-      verbose: 'true',
-    },
-    { TESTCYCLE_RETRY_BASE_MS: '50' },
-  );
+  const run = await runAction({
+    'base-url': emu.url,
+    token: RW,
+    'rate-limit': '1000/1m',
+    reports: report,
+    'cycle-name': 'Verbose',
+    verbose: 'true',
+    'retry-base-ms': '50',
+  });
   expect(run.code).toBe(0);
   const lines = run.stdout.split('\n');
   expect(lines).toEqual(

@@ -113,7 +113,7 @@ export async function run(): Promise<void> {
     const githubToken = core.getInput('github-token');
     if (githubToken) core.setSecret(githubToken);
     const mode = choice<Mode>(inputSource, 'mode');
-    const options = clientSettings(inputSource, process.env);
+    const options = clientSettings(inputSource);
     const logger = createLogger(
       // verbose: each request is an ordinary log line (debug lines hide unless step debug is on).
       (level, message) =>

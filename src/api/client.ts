@@ -16,6 +16,7 @@ import { f, type Filter, toFiltrQL } from './filter.js';
 import { oneLine, Redactor, type Logger, silentLogger } from './redact.js';
 import {
   type AttemptOutcome,
+  type Clock,
   type RateLimit,
   type RequestStats,
   type RetryPolicy,
@@ -31,6 +32,7 @@ import {
   createUndiciTransport,
   MAX_RESPONSE_BYTES,
   describeNetworkError,
+  errorCode,
   wasNotSent,
 } from './transport.js';
 
@@ -103,6 +105,8 @@ export interface ClientOptions {
   redactor?: Redactor;
   transport?: Transport;
   random?: () => number;
+  /** Time for pacing and waits; tests pass a virtual one. */
+  clock?: Clock;
   userAgent?: string;
   /**
    * A directory where processes on the same token and base URL share their pace (the steps of
@@ -157,6 +161,9 @@ export class ServiceClient {
       concurrency: options.concurrency,
       retry: options.retry,
       random: options.random,
+      clock: options.clock,
+      // Every wait over 5 s says what it waits for and until when.
+      onWait: (line) => this.logger.info(line),
       shared: options.sharedPaceDir
         ? new PaceFile(
             options.sharedPaceDir,
@@ -208,8 +215,9 @@ export class ServiceClient {
     // (the repeat gets 412); a plain POST never is (DESIGN.md: the caller looks first).
     const repeatable = method === 'GET' || options.ifMatch !== undefined;
 
+    const label = `${method} ${shownPath.replace(/\?.*/s, '')}`;
     const result = await this.scheduler.schedule<TransportResponse>(
-      { method, repeatable, signal: options.signal },
+      { method, label, repeatable, signal: options.signal },
       async (attempt) => {
         const started = performance.now();
         // The request log (verbose): method, path, status, time and retries; never headers.
@@ -243,6 +251,8 @@ export class ServiceClient {
         this.redactor.redact(describeNetworkError(result.error, this.timeoutMs)),
         result.sent,
         result.attempts,
+        undefined,
+        result.gaveUp ?? this.networkHint(result.error),
       );
     }
     const res = result.value;
@@ -264,6 +274,7 @@ export class ServiceClient {
         path: shownPath,
         errors: redactErrors(document?.errors, this.redactor),
         attempts: result.attempts,
+        hint: result.gaveUp,
       });
     }
     return {
@@ -276,9 +287,22 @@ export class ServiceClient {
 
   // ---- resources ----
 
-  /** GET /projects: the one Space of the token (SERVICE-API.md 2.9). */
+  /**
+   * GET /projects: the one Space of the token (SERVICE-API.md 2.9). Every run asks it first, so a
+   * 404 here means no API answers at this address: the base URL is wrong, not a record.
+   */
   async project(): Promise<Resource<'projects'>> {
-    const res = await this.request('GET', '/projects');
+    const res = await this.request('GET', '/projects').catch((error: unknown) => {
+      if (error instanceof ServiceError && error.status === 404)
+        throw new ServiceError({
+          status: 404,
+          method: 'GET',
+          path: '/projects',
+          errors: error.errors,
+          hint: `No API of the service answers at this base URL: testcycle asked ${this.baseUrl.href}/projects. Check the base URL: the region's address (https://HOST), or that address ending in /api/v1, with no other path.`,
+        });
+      throw error;
+    });
     const data = res.document?.data;
     const first = Array.isArray(data) ? data[0] : data;
     if (!first) {
@@ -511,6 +535,21 @@ export class ServiceClient {
     return url;
   }
 
+  /** What a person can do about a request that got no answer, from what went wrong. */
+  private networkHint(error: unknown): string | undefined {
+    const where = this.baseUrl.host;
+    switch (errorCode(error)) {
+      case 'ECONNREFUSED':
+        return `Nothing listens at ${where}: check the host and port of the base URL, and that the service (or testcycle emulator) is running there.`;
+      case 'ERR_SSL_WRONG_VERSION_NUMBER':
+      case 'ERR_SSL_PACKET_LENGTH_TOO_LONG':
+      case 'EPROTO':
+        return `The server at ${where} does not speak TLS there: http or https? A plain-HTTP server (such as testcycle emulator) needs an http:// base URL.`;
+      default:
+        return undefined;
+    }
+  }
+
   private display(url: URL): string {
     const path = url.pathname.startsWith(this.baseUrl.pathname)
       ? url.pathname.slice(this.baseUrl.pathname.length) || '/'
@@ -542,7 +581,7 @@ export async function updateWithRetry<T extends ResourceType>(
   },
 ): Promise<{ resource: Resource<T>; written: boolean; attempts: number }> {
   // Each 412 means another writer got in between: progress, so a few more rounds than for faults.
-  const maxAttempts = options.maxAttempts ?? 8;
+  const maxAttempts = options.maxAttempts ?? client.scheduler.policy.conflictRounds;
   let current = options.current?.etag ? options.current : undefined;
   for (let attempt = 1; ; attempt++) {
     current ??= await client.get(type, id, attempt === 1 ? { signal: options.signal } : {});

@@ -72,14 +72,14 @@ export class TestcycleError extends Error {
 
 /** The run was asked to stop (SIGINT, SIGTERM, a cancelled job): it stopped between writes. */
 export class InterruptedError extends TestcycleError {
-  constructor() {
-    super(
-      'interrupted: stopped between writes, none left half done.',
-      'INTERRUPTED',
-      'interrupted',
-    );
+  constructor(message = 'interrupted: stopped between writes, none left half done.') {
+    super(message, 'INTERRUPTED', 'interrupted');
   }
 }
+
+/** Stopped inside a long wait, where a write under way may have done its first half only. */
+export const INTERRUPTED_IN_A_WAIT =
+  'interrupted while waiting for the service: a write under way may be half done (an execution created without its result); run the same command again to finish it.';
 
 /** Throws InterruptedError once `signal` is aborted; the pipeline calls it between steps. */
 export function stopIfInterrupted(signal: AbortSignal | undefined): void {
@@ -126,6 +126,8 @@ export interface ServiceErrorInit {
   errors?: ServiceErrorObject[];
   etag?: string;
   attempts?: number;
+  /** What to do, when the client knows better than the status alone (replaces the status hint). */
+  hint?: string;
 }
 
 /** An HTTP error answer of the service, after the scheduler's retries (status 0: an answer the client cannot use). */
@@ -144,7 +146,7 @@ export class ServiceError extends TestcycleError {
 
   constructor(init: ServiceErrorInit) {
     const first = init.errors?.[0] ?? {};
-    const hint = hintFor(init.status, first);
+    const hint = init.hint ?? hintFor(init.status, first);
     // The server's words are data: one line, no control codes.
     const what = oneLine([first.code, first.detail ?? first.title].filter(Boolean).join(': '));
     super(
@@ -189,10 +191,10 @@ export class NetworkError extends TestcycleError {
     maybeProcessed: boolean,
     attempts: number,
     cause?: unknown,
+    hint = 'Check the base URL, the network and any proxy (HTTPS_PROXY, NO_PROXY).',
   ) {
     super(
-      `${method} ${path} failed: ${reason}${attempts > 1 ? ` (after ${attempts} attempts)` : ''}. ` +
-        'Check the base URL, the network and any proxy (HTTPS_PROXY, NO_PROXY).',
+      `${method} ${path} failed: ${reason}${attempts > 1 ? ` (after ${attempts} attempts)` : ''}. ${hint}`,
       'NETWORK_ERROR',
       'service',
       { cause },

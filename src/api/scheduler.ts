@@ -7,8 +7,12 @@
  * its answer, so this never exceeds a sliding, fixed or token-bucket limit of the same size.
  * With a SharedPace (pace.ts), the answers other processes on the same token received count too.
  */
-import { ConfigError, InterruptedError } from './errors.js';
+import { ConfigError, INTERRUPTED_IN_A_WAIT, InterruptedError } from './errors.js';
 import type { SharedPace } from './pace.js';
+import { type RetryPolicy, retryPolicy, secondRoundPauseMs } from './retry-policy.js';
+import { errorCode } from './transport.js';
+
+export { type RetryPolicy, DEFAULT_RETRY_POLICY } from './retry-policy.js';
 
 export interface RateLimit {
   count: number;
@@ -42,26 +46,6 @@ export function parseRateLimit(text: string, parameter = 'rate-limit'): RateLimi
   return { count, windowMs };
 }
 
-export interface RetryPolicy {
-  /** Attempts for 5xx and network failures that are safe to repeat (first attempt included). */
-  maxAttempts: number;
-  /** Attempts when the service answers 429 (a 429 was not processed, so any method may repeat). */
-  maxRateLimitAttempts: number;
-  /** First backoff after a 5xx or network failure, doubling per attempt. */
-  retryBaseMs: number;
-  /** First backoff after a 429, doubling per consecutive 429 (DESIGN.md: 2 s doubling, cap 60 s). */
-  rateLimitBaseMs: number;
-  maxBackoffMs: number;
-}
-
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
-  maxAttempts: 5,
-  maxRateLimitAttempts: 10,
-  retryBaseMs: 1000,
-  rateLimitBaseMs: 2000,
-  maxBackoffMs: 60_000,
-};
-
 export interface RequestStats {
   /** Every attempt sent, retries included: the service counts them all against the limit. */
   total: number;
@@ -80,6 +64,37 @@ export function emptyStats(): RequestStats {
 }
 
 /** What one attempt produced, as the scheduler needs to see it. */
+/** Waits longer than this are announced (with what they wait for and until when). */
+export const ANNOUNCE_WAIT_MS = 5_000;
+/** Once a run is interrupted, a request may still wait this long for its turn; no longer. */
+export const STOP_GRACE_MS = 3_000;
+
+/** Time, injectable: tests drive a virtual clock instead of sleeping. */
+export interface Clock {
+  /** Monotonic milliseconds. */
+  now(): number;
+  /** Wall-clock milliseconds (Date.now), for times shared between processes and shown to people. */
+  wall(): number;
+  /** Calls `fn` after `ms`; returns a cancel function. */
+  after(ms: number, fn: () => void): () => void;
+}
+
+export const systemClock: Clock = {
+  now: () => performance.now(),
+  wall: () => Date.now(),
+  after: (ms, fn) => {
+    const timer = setTimeout(fn, ms);
+    return () => clearTimeout(timer);
+  },
+};
+
+/** TLS spoken to a plain HTTP port (or the reverse): repeating it cannot help. */
+const WRONG_PROTOCOL_CODES = new Set([
+  'ERR_SSL_WRONG_VERSION_NUMBER',
+  'EPROTO',
+  'ERR_SSL_PACKET_LENGTH_TOO_LONG',
+]);
+
 export type AttemptOutcome<T> =
   | { kind: 'response'; status: number; retryAfterMs?: number; value: T }
   | { kind: 'network'; error: unknown; sent: boolean };
@@ -90,40 +105,47 @@ export interface SchedulerOptions {
   retry?: Partial<RetryPolicy>;
   /** Jitter source; tests pass a seeded one. */
   random?: () => number;
-  now?: () => number;
+  clock?: Clock;
   /** The pace of other processes on the same token (the steps of one job). */
   shared?: SharedPace;
-  /** The wall clock, for times shared between processes (default Date.now). */
-  wallNow?: () => number;
+  /** Told of every wait over ANNOUNCE_WAIT_MS: what it waits for and until when (throttled). */
+  onWait?: (line: string) => void;
 }
 
 export interface ScheduleRequest {
   method: string;
+  /** `GET /projects`: names the request in wait lines. */
+  label?: string;
   /** Safe to send again after a 5xx or a lost answer (GET, or PATCH/DELETE with If-Match). */
   repeatable: boolean;
   /** Once aborted, an attempt still waiting for its turn is never sent: InterruptedError. */
   signal?: AbortSignal;
 }
 
-export type ScheduleResult<T> =
-  | { kind: 'response'; status: number; value: T; attempts: number }
-  | { kind: 'network'; error: unknown; sent: boolean; attempts: number };
+export type ScheduleResult<T> = (
+  | { kind: 'response'; status: number; value: T }
+  | { kind: 'network'; error: unknown; sent: boolean }
+) & {
+  attempts: number;
+  /** Why the scheduler stopped retrying before its attempts ran out, in words for people. */
+  gaveUp?: string;
+};
 
 export class Scheduler {
   readonly stats: RequestStats = emptyStats();
   readonly rateLimit: RateLimit;
   readonly concurrency: number;
-  private readonly policy: RetryPolicy;
+  readonly policy: RetryPolicy;
   private readonly random: () => number;
-  private readonly now: () => number;
-  private readonly wallNow: () => number;
+  private readonly clock: Clock;
   private readonly shared: SharedPace | undefined;
+  private readonly onWait: ((line: string) => void) | undefined;
 
   /** Answer times of the requests inside the current window, oldest first. */
   private readonly completions: number[] = [];
   private inFlight = 0;
-  private readonly waiters: (() => void)[] = [];
-  private timer: NodeJS.Timeout | undefined;
+  private readonly waiters: Waiter[] = [];
+  private cancelTimer: (() => void) | undefined;
   private timerAt = Infinity;
   /** No request starts before this time (after a 429). */
   private pausedUntil = 0;
@@ -131,19 +153,27 @@ export class Scheduler {
   /** The pace in force: lowered on 429, recovering by one request per window of successes. */
   private allowance: number;
   private lastCut = -Infinity;
+  /** Time spent in backoffs and 429 pauses so far (the policy's maxWaitMs bounds it). */
+  private waitedMs = 0;
+  /** Wait lines: the end of the last wait announced, and no new line before quietUntil. */
+  private announcedUntil = -Infinity;
+  private quietUntil = -Infinity;
+  /** Set once the run is interrupted: no wait longer than STOP_GRACE_MS starts or goes on. */
+  private stopping = false;
+  private readonly sleepers = new Set<() => void>();
 
   constructor(options: SchedulerOptions = {}) {
     this.rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
     this.concurrency = Math.max(1, options.concurrency ?? DEFAULT_CONCURRENCY);
-    this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry };
+    this.policy = retryPolicy(options.retry);
     this.random = options.random ?? Math.random;
-    this.now = options.now ?? (() => performance.now());
+    this.clock = options.clock ?? systemClock;
     this.allowance = this.rateLimit.count;
-    this.wallNow = options.wallNow ?? Date.now;
     this.shared = options.shared;
+    this.onWait = options.onWait;
     // What the steps before this one spent is still in the window: count it, on this clock.
-    const now = this.now();
-    const wall = this.wallNow();
+    const now = this.clock.now();
+    const wall = this.clock.wall();
     for (const at of this.shared?.recent(this.rateLimit.windowMs) ?? [])
       this.completions.push(now - (wall - at));
   }
@@ -154,12 +184,24 @@ export class Scheduler {
   }
 
   /**
-   * How long a caller waits before a second round for work whose retries all failed: as long as
-   * the scheduler's own longest backoff, so a short outage is over by then.
+   * Once `signal` aborts (SIGINT, a cancelled job), requests that would wait longer than
+   * STOP_GRACE_MS for their turn or a retry are not sent: InterruptedError. Shorter waits finish,
+   * so a write already under way completes when it can.
    */
+  stopWaitingOn(signal: AbortSignal | undefined): void {
+    if (!signal) return;
+    const stop = () => {
+      this.stopping = true;
+      for (const wake of [...this.sleepers]) wake();
+      this.pump();
+    };
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
+  }
+
+  /** How long a caller waits before a second round for work whose retries all failed. */
   get retryPauseMs(): number {
-    const { retryBaseMs, maxAttempts, maxBackoffMs } = this.policy;
-    return Math.min(maxBackoffMs, retryBaseMs * 2 ** (maxAttempts - 1));
+    return secondRoundPauseMs(this.policy);
   }
 
   /** The pace currently allowed (requests per window); below the limit after 429s. */
@@ -175,6 +217,7 @@ export class Scheduler {
   ): Promise<ScheduleResult<T>> {
     let failures = 0;
     let rateLimited = 0;
+    const what = request.label ?? request.method;
     for (let attempts = 1; ; attempts++) {
       await this.acquire(request.signal);
       let outcome: AttemptOutcome<T>;
@@ -186,28 +229,42 @@ export class Scheduler {
         this.release();
       }
       this.count(request.method, outcome, attempts > 1);
+      const done = (gaveUp?: string): ScheduleResult<T> => ({ ...outcome, attempts, gaveUp });
 
       if (outcome.kind === 'response') {
         if (outcome.status === 429) {
           rateLimited++;
-          this.onRateLimited(outcome.retryAfterMs);
-          if (rateLimited < this.policy.maxRateLimitAttempts) continue;
-        } else {
-          this.onAnswered();
-          if (outcome.status >= 500 && request.repeatable && ++failures < this.policy.maxAttempts) {
-            await sleep(this.backoff(this.policy.retryBaseMs, failures));
-            continue;
-          }
+          const asked = outcome.retryAfterMs;
+          if (asked !== undefined && asked > this.policy.maxBackoffMs)
+            return done(
+              `The service asked to wait ${formatWait(asked)} (Retry-After) before the next request, more than the ${formatWait(this.policy.maxBackoffMs)} this client waits at once: try again later.`,
+            );
+          if (rateLimited >= this.policy.maxRateLimitAttempts) return done();
+          const over = this.onRateLimited(asked, what);
+          if (over) return done(over);
+          continue;
         }
-        return { kind: 'response', status: outcome.status, value: outcome.value, attempts };
+        this.onAnswered();
+        if (outcome.status >= 500 && request.repeatable && ++failures < this.policy.maxAttempts) {
+          const over = await this.backoff(failures, `${what}: ${outcome.status}`, request);
+          if (over) return done(over);
+          continue;
+        }
+        return done();
       }
+      const code = errorCode(outcome.error);
+      if (code !== undefined && WRONG_PROTOCOL_CODES.has(code)) return done();
+      // Nothing listens there: a short budget, a wrong port does not heal in seconds.
+      const budget =
+        code === 'ECONNREFUSED' ? this.policy.maxRefusedAttempts : this.policy.maxAttempts;
       // No answer. A request that never left (refused, DNS) may always go again; one that may have
       // reached the server only when repeating it is harmless.
-      if ((request.repeatable || !outcome.sent) && ++failures < this.policy.maxAttempts) {
-        await sleep(this.backoff(this.policy.retryBaseMs, failures));
+      if ((request.repeatable || !outcome.sent) && ++failures < budget) {
+        const over = await this.backoff(failures, `${what}: no answer`, request);
+        if (over) return done(over);
         continue;
       }
-      return { kind: 'network', error: outcome.error, sent: outcome.sent, attempts };
+      return done();
     }
   }
 
@@ -224,27 +281,79 @@ export class Scheduler {
     }
   }
 
-  private backoff(baseMs: number, attempt: number): number {
+  private delay(baseMs: number, attempt: number): number {
     const exp = Math.min(this.policy.maxBackoffMs, baseMs * 2 ** (attempt - 1));
     // Up to 25% jitter so that publishers sharing a token do not retry in lockstep.
     return Math.min(this.policy.maxBackoffMs, exp * (1 + 0.25 * this.random()));
   }
 
-  private onRateLimited(retryAfterMs: number | undefined): void {
+  /** Spends a wait from the run's budget; the reason to give up when the budget cannot pay it. */
+  private spend(ms: number): string | undefined {
+    if (this.waitedMs + ms > this.policy.maxWaitMs)
+      return `Retries stopped: this run already waited ${formatWait(this.waitedMs)} for retries, and the next wait would pass the ${formatWait(this.policy.maxWaitMs)} allowed (max-wait).`;
+    this.waitedMs += ms;
+    return undefined;
+  }
+
+  /** Waits before retry `failure`; a reason to give up instead, when waiting cannot be afforded. */
+  private async backoff(
+    failure: number,
+    what: string,
+    request: ScheduleRequest,
+  ): Promise<string | undefined> {
+    const ms = this.delay(this.policy.retryBaseMs, failure);
+    const over = this.spend(ms);
+    if (over) return over;
+    this.announce(ms, `${what}; retry ${failure} of ${this.policy.maxAttempts - 1}`);
+    await this.sleep(ms, request.signal);
+    return undefined;
+  }
+
+  /** A wait the run can be interrupted out of (beyond STOP_GRACE_MS): InterruptedError. */
+  private sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stopNow = () => this.stopping && ms > STOP_GRACE_MS;
+      const interrupted = () => new InterruptedError(INTERRUPTED_IN_A_WAIT);
+      if (stopNow() || signal?.aborted) return reject(interrupted());
+      const wake = () => {
+        this.sleepers.delete(wake);
+        cancel();
+        signal?.removeEventListener('abort', wake);
+        if (stopNow() || signal?.aborted) reject(interrupted());
+        else resolve();
+      };
+      const cancel = this.clock.after(ms, () => {
+        this.sleepers.delete(wake);
+        signal?.removeEventListener('abort', wake);
+        resolve();
+      });
+      this.sleepers.add(wake);
+      signal?.addEventListener('abort', wake, { once: true });
+    });
+  }
+
+  private onRateLimited(retryAfterMs: number | undefined, what: string): string | undefined {
     this.consecutiveRateLimits++;
-    // A Retry-After is honoured up to the backoff cap: an hour, a date in 2099 or an overflowing
-    // number from a proxy must not hang the job (the 429 budget then ends it with a clear error).
-    const wait = Math.min(
-      this.policy.maxBackoffMs,
-      retryAfterMs ?? this.backoff(this.policy.rateLimitBaseMs, this.consecutiveRateLimits),
+    const asked = retryAfterMs !== undefined;
+    const wait = asked
+      ? retryAfterMs
+      : this.delay(this.policy.rateLimitBaseMs, this.consecutiveRateLimits);
+    const now = this.clock.now();
+    // Concurrent 429s of one burst share one pause: only what extends it is spent.
+    const extra = Math.max(0, now + wait - Math.max(this.pausedUntil, now));
+    const over = this.spend(extra);
+    if (over) return over;
+    this.pausedUntil = Math.max(this.pausedUntil, now + wait);
+    this.announce(
+      wait,
+      `${what}: rate limited (429)${asked ? ', as long as the service asked (Retry-After)' : ''}`,
     );
-    this.pausedUntil = Math.max(this.pausedUntil, this.now() + wait);
     // Halve the pace, once per window: concurrent 429s of one burst are one signal.
-    const now = this.now();
     if (now - this.lastCut >= this.rateLimit.windowMs / 4) {
       this.allowance = Math.max(1, this.allowance / 2);
       this.lastCut = now;
     }
+    return undefined;
   }
 
   private onAnswered(): void {
@@ -258,36 +367,59 @@ export class Scheduler {
     }
   }
 
+  /** One line for a wait over ANNOUNCE_WAIT_MS, at most one every 10 s unless a wait grows. */
+  private announce(ms: number, what: string): void {
+    if (!this.onWait || ms <= ANNOUNCE_WAIT_MS) return;
+    const now = this.clock.now();
+    const end = now + ms;
+    if (now < this.quietUntil && end <= this.announcedUntil + ANNOUNCE_WAIT_MS) return;
+    this.announcedUntil = Math.max(this.announcedUntil, end);
+    this.quietUntil = now + 2 * ANNOUNCE_WAIT_MS;
+    const until = new Date(this.clock.wall() + ms).toISOString().slice(11, 19);
+    this.onWait(`waiting ${formatWait(ms)} (until ${until} UTC): ${what}`);
+  }
+
   private acquire(signal?: AbortSignal): Promise<void> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(new InterruptedError());
       const onAbort = () => {
-        const at = this.waiters.indexOf(turn);
-        if (at < 0) return;
-        this.waiters.splice(at, 1);
+        if (!this.drop(waiter)) return;
         reject(new InterruptedError());
       };
-      const turn = () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
+      const waiter: Waiter = {
+        go: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        stop: () => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(new InterruptedError(INTERRUPTED_IN_A_WAIT));
+        },
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiters.push(turn);
+      this.waiters.push(waiter);
       this.pump();
     });
   }
 
+  private drop(waiter: Waiter): boolean {
+    const at = this.waiters.indexOf(waiter);
+    if (at < 0) return false;
+    this.waiters.splice(at, 1);
+    return true;
+  }
+
   private release(): void {
     this.inFlight--;
-    this.completions.push(this.now());
-    this.shared?.record(this.wallNow());
+    this.completions.push(this.clock.now());
+    this.shared?.record(this.clock.wall());
     this.pump();
   }
 
   private pump(): void {
     while (this.waiters.length > 0) {
-      const now = this.now();
-      if (now < this.pausedUntil) return this.wakeAt(this.pausedUntil);
+      const now = this.clock.now();
+      if (now < this.pausedUntil) return this.wait(this.pausedUntil, now, false);
       if (this.inFlight >= this.concurrency) return; // release() pumps again
       const windowStart = now - this.rateLimit.windowMs;
       while (this.completions.length > 0 && this.completions[0]! <= windowStart)
@@ -295,29 +427,56 @@ export class Scheduler {
       if (this.inFlight + this.completions.length >= Math.floor(this.allowance)) {
         // Full: the oldest answer leaves the window first (or an in-flight one answers).
         if (this.completions.length > 0)
-          this.wakeAt(this.completions[0]! + this.rateLimit.windowMs);
+          this.wait(this.completions[0]! + this.rateLimit.windowMs, now, true);
         return;
       }
       this.inFlight++;
-      this.waiters.shift()!();
+      this.waiters.shift()!.go();
     }
   }
 
+  /** The queue waits until `at`: announced when long, cut short once the run is interrupted. */
+  private wait(at: number, now: number, pacing: boolean): void {
+    if (this.stopping && at - now > STOP_GRACE_MS) {
+      for (const waiter of this.waiters.splice(0)) waiter.stop();
+      return;
+    }
+    // A 429's pause was announced when it began.
+    if (pacing) {
+      const slowed =
+        this.allowance < this.rateLimit.count
+          ? `, slowed to ${this.currentAllowance} after 429s`
+          : '';
+      const shared = this.shared ? ', shared with the other steps on this token' : '';
+      this.announce(
+        at - now,
+        `the rate limit (${formatRateLimit(this.rateLimit)}${shared}${slowed}), ${this.waiters.length} request(s) queued`,
+      );
+    }
+    this.wakeAt(at);
+  }
+
   private wakeAt(at: number): void {
-    if (this.timer && this.timerAt <= at) return;
-    if (this.timer) clearTimeout(this.timer);
+    if (this.cancelTimer && this.timerAt <= at) return;
+    this.cancelTimer?.();
     this.timerAt = at;
-    this.timer = setTimeout(
-      () => {
-        this.timer = undefined;
-        this.timerAt = Infinity;
-        this.pump();
-      },
-      Math.max(0, Math.ceil(at - this.now())) + 1,
-    );
+    this.cancelTimer = this.clock.after(Math.max(0, Math.ceil(at - this.clock.now())) + 1, () => {
+      this.cancelTimer = undefined;
+      this.timerAt = Infinity;
+      this.pump();
+    });
   }
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+interface Waiter {
+  go: () => void;
+  stop: () => void;
+}
+
+/** `45 s`, `2 min 5 s`, `1 h 0 min`: a wait as people read it. */
+export function formatWait(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  if (s < 120) return `${s} s`;
+  if (s < 7200) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`;
+  return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
 }

@@ -89,7 +89,16 @@ export function cliWords(
 }
 
 /** The settings every command that talks to the service takes: listed once in the help. */
-const COMMON = new Set(['base-url', 'token', 'concurrency', 'timeout-ms', 'rate-limit', 'verbose']);
+const COMMON = new Set([
+  'base-url',
+  'token',
+  'concurrency',
+  'timeout-ms',
+  'rate-limit',
+  'retry-base-ms',
+  'max-wait-ms',
+  'verbose',
+]);
 
 function usageOf(key: string, s: Setting, command: CommandName): string {
   const flag = `--${typedFlag(key, s, command)}`;

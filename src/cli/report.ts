@@ -12,7 +12,7 @@ import { withClient } from './service-commands.js';
 
 export async function runReportCommand(ctx: CommandContext): Promise<number> {
   const settings = reportCommandSettings(ctx.settings);
-  const client = clientSettings(ctx.settings, ctx.io.env);
+  const client = clientSettings(ctx.settings);
   const report = await withClient(
     ctx,
     (c) => buildReport(c, settings, { onPlan: (plan) => ctx.logger.info(describePlan(plan)) }),

@@ -27,7 +27,7 @@ import { EXIT_CODES } from './exit-codes.js';
 export async function withClient<T>(
   ctx: CommandContext,
   work: (client: ServiceClient) => Promise<T>,
-  options = clientSettings(ctx.settings, ctx.io.env),
+  options = clientSettings(ctx.settings),
 ): Promise<T> {
   const client = new ServiceClient({
     ...options,
@@ -48,7 +48,7 @@ export async function runPublishCommand(ctx: CommandContext): Promise<number> {
   const { settings: src, io } = ctx;
   // Every setting is checked before a report is read: a usage error is the first thing to fix.
   const settings = publishSettings(src, io.env);
-  const client = clientSettings(src, io.env);
+  const client = clientSettings(src);
   // Reports next: a missing or broken report fails before any request.
   const reports = await readReportSet(reportSettings(src), ctx.logger);
   // An interrupt (Ctrl-C, a cancelled CI job) stops between writes; a second one stops at once.

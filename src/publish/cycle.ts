@@ -75,6 +75,7 @@ export async function resolveCycle(
         }),
       // A concurrent publisher created it first (409): use that cycle.
       () => findCycle(client, options),
+      client.scheduler.policy.createAttempts,
     );
     cycle = result.value;
     created = result.created;

@@ -8,7 +8,8 @@ import { NetworkError, ServiceError } from '../api/errors.js';
 export async function createOrFind<T>(
   create: () => Promise<T>,
   find: () => Promise<T | undefined>,
-  attempts = 5,
+  /** The retry policy's createAttempts (src/api/retry-policy.ts). */
+  attempts: number,
 ): Promise<{ value: T; created: boolean }> {
   for (let attempt = 1; ; attempt++) {
     try {

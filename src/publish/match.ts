@@ -296,6 +296,7 @@ async function createCase(
       const r = await client.findExact<'test_cases'>('/test_cases', 'name', name);
       return r ? toCase(r) : undefined;
     },
+    client.scheduler.policy.createAttempts,
   );
   if (value.automationKey !== automationKey) {
     return {

@@ -155,6 +155,8 @@ function startRun(client: ServiceClient, options: PublishOptions): Run {
     warnings.push(render(text));
     logger.warn(text);
   };
+  // Interrupted: writes under way finish, but none waits minutes for the rate limit to do so.
+  client.scheduler.stopWaitingOn(options.signal);
   return { client, options, logger, warnings, warn };
 }
 

@@ -8,6 +8,7 @@ import { normalizeBaseUrl } from '../api/base-url.js';
 import type { ClientOptions } from '../api/client.js';
 import { ConfigError } from '../api/errors.js';
 import { f } from '../api/filter.js';
+import type { RetryPolicy } from '../api/retry-policy.js';
 import { parseRateLimit, type RateLimit } from '../api/scheduler.js';
 import type { CycleStatus } from '../schema/resources.js';
 import { settingOf, type Setting } from '../settings.js';
@@ -144,12 +145,13 @@ export type ClientSettings = Required<
   baseUrl: URL;
   rateLimit: RateLimit;
   verbose: boolean;
-  retry?: { retryBaseMs: number; rateLimitBaseMs: number };
+  retry: Pick<RetryPolicy, 'retryBaseMs' | 'rateLimitBaseMs' | 'maxWaitMs'>;
 };
 
-export function clientSettings(src: SettingSource, env: Env = {}): ClientSettings {
+export function clientSettings(src: SettingSource): ClientSettings {
   const baseUrl = required(src, 'base-url', 'the address of your region.');
   const token = required(src, 'token', 'the API token, from your CI secret store.');
+  const retryBaseMs = numericWithDefault(src, 'retry-base-ms');
   return {
     baseUrl: normalizeBaseUrl(baseUrl, 'base-url'),
     token,
@@ -157,20 +159,13 @@ export function clientSettings(src: SettingSource, env: Env = {}): ClientSetting
     timeoutMs: numericWithDefault(src, 'timeout-ms'),
     rateLimit: rateSetting(src, 'rate-limit'),
     verbose: flag(src, 'verbose'),
-    ...(env.TESTCYCLE_RETRY_BASE_MS ? { retry: retryBase(env.TESTCYCLE_RETRY_BASE_MS) } : {}),
+    // The 429 backoff keeps its ratio to the fault backoff (src/api/retry-policy.ts).
+    retry: {
+      retryBaseMs,
+      rateLimitBaseMs: 2 * retryBaseMs,
+      maxWaitMs: numericWithDefault(src, 'max-wait-ms'),
+    },
   };
-}
-
-/** Backoff base (ms) from TESTCYCLE_RETRY_BASE_MS, for emulators and tests with injected faults. */
-function retryBase(value: string): { retryBaseMs: number; rateLimitBaseMs: number } {
-  const ms = Number(value);
-  if (!Number.isFinite(ms) || ms < 1)
-    throw new ConfigError(
-      'TESTCYCLE_RETRY_BASE_MS',
-      `"${value}" is not a number of milliseconds of at least 1.`,
-    );
-  // 429 backoff keeps its ratio to the 5xx backoff (2 s vs 1 s by default).
-  return { retryBaseMs: ms, rateLimitBaseMs: ms * 2 };
 }
 
 /** Which reports to read, and how. */

@@ -267,6 +267,7 @@ async function createExecution(
             { signal: context.signal },
           ),
         () => find(),
+        client.scheduler.policy.createAttempts,
       );
   if (!created) {
     const outcome = await updateExecution(
