@@ -129,6 +129,8 @@ describe('interrupted', () => {
     await expect(second).rejects.toThrow(/run the same command again to finish it/);
     expect(clock.now()).toBe(1_000);
     expect(s.stats.total).toBe(1);
+    // No timer is left for the dropped wait: it would keep the process alive for a minute.
+    expect(clock.pending).toBe(0);
   });
 
   test('a backoff sleep is cut short by the interrupt', async () => {

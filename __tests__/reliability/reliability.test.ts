@@ -45,6 +45,7 @@ function cli(
   env: Record<string, string>,
   killWhen?: () => boolean,
   signals: NodeJS.Signals[] = ['SIGKILL'],
+  onStderr?: (text: string) => void,
 ): Promise<Run> {
   return new Promise((resolve) => {
     // Injected faults are far denser than real ones: a short backoff base keeps the suite bounded.
@@ -54,7 +55,10 @@ function cli(
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+      onStderr?.(d.toString());
+    });
     const toSend = [...signals];
     const timer =
       killWhen &&
@@ -211,6 +215,33 @@ describe('kill and resume: SIGKILL of the CLI at 10 random points, then a re-run
     // The earliest points may fall before the first execution exists.
     expect(partial).toBeGreaterThanOrEqual(8);
   });
+});
+
+describe('waits', () => {
+  test('under a slow limit the CLI says what it waits for, and SIGINT during that wait stops it at once', async () => {
+    const n = 20;
+    const emu = await emulator({ seed: caseSeed(n), rateLimit: '100000/1m' });
+    const report = junit(n, (i) => outcomeOf(i), 'slow.xml');
+    let said = '';
+    const stopped = await cli(
+      ['publish', '--report', report, '--cycle-name', 'Slow'],
+      // Six requests a minute: the seventh waits about a minute for room.
+      envOf(emu, '6/1m'),
+      () => said.includes('waiting'),
+      ['SIGINT'],
+      (text) => (said += text),
+    );
+    // It did not wait out the minute: the test's own timeout is shorter than that wait.
+    expect(stopped.code).toBe(130);
+    expect(stopped.stderr).toMatch(
+      /waiting \d+ s \(until \d\d:\d\d:\d\d UTC\): the rate limit \(6\/1m, shared with the other steps on this token\), \d+ request\(s\) queued/,
+    );
+    expect(stopped.stderr).toContain('interrupted while waiting for the service');
+    expect(stopped.stderr).toContain('run the same command again to finish it');
+    // And the same command finishes it: every result, nothing twice.
+    expectSuccess(await cli(['publish', '--report', report, '--cycle-name', 'Slow'], envOf(emu)));
+    expectExact(emu, 'Slow', n, (i) => outcomeOf(i));
+  }, 55_000);
 });
 
 describe('concurrency', () => {

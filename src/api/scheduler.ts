@@ -178,9 +178,16 @@ export class Scheduler {
       this.completions.push(now - (wall - at));
   }
 
-  /** Writes this process's recent answer times for the processes after it. */
+  /** Writes this process's recent answer times for the processes after it; no timer is left. */
   close(): void {
     this.shared?.flush();
+    this.stopTimer();
+  }
+
+  private stopTimer(): void {
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
+    this.timerAt = Infinity;
   }
 
   /**
@@ -439,6 +446,8 @@ export class Scheduler {
   private wait(at: number, now: number, pacing: boolean): void {
     if (this.stopping && at - now > STOP_GRACE_MS) {
       for (const waiter of this.waiters.splice(0)) waiter.stop();
+      // Nothing waits now: a timer left for the old wait would only keep the process alive.
+      this.stopTimer();
       return;
     }
     // A 429's pause was announced when it began.
