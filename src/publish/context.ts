@@ -181,13 +181,15 @@ export function workspaceOf(
   const named = explicit || first(env, ...WORKSPACE_VARIABLES);
   // CircleCI's working_directory is often `~/project`.
   const expanded = named && home && /^~(?=$|[/\\])/.test(named) ? home + named.slice(1) : named;
-  if (expanded) return slashed(resolve(cwd, expanded));
+  // A Windows path stays as it is on any machine (a report from a Windows agent, read elsewhere).
+  if (expanded) return slashed(WINDOWS.test(expanded) ? expanded : resolve(cwd, expanded));
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
     if (hasGit(dir)) return slashed(dir);
     if (dirname(dir) === dir) return slashed(resolve(cwd));
   }
 }
 
+const WINDOWS = /^[A-Za-z]:[\\/]/;
 const slashed = (path: string) => path.replace(/\\/g, '/').replace(/(?<=.)\/+$/, '');
 
 /**
