@@ -217,7 +217,16 @@ export const SETTINGS = {
     placeholder: 'T',
     modes: ['publish'],
     commands: ['publish'],
-    description: "How a test's automationKey is built: {classname} {name} {suite} {file} {params}.",
+    description:
+      "How a test's automationKey is built: {file} (relative to the workspace) {test} (the test as its runner names it: jest's full name, Playwright's title path, else classname.name) {classname} {name} {suite} {params}. Until 0.1.0 the default was {classname}.{name}.",
+  },
+  workspace: {
+    type: 'string',
+    placeholder: 'DIR',
+    modes: ['publish'],
+    commands: ['publish'],
+    description:
+      "The checkout root that {file} and any path in a key are relative to; default: the CI's checkout variable (GITHUB_WORKSPACE, CI_PROJECT_DIR, WORKSPACE, BUILD_SOURCESDIRECTORY, CIRCLE_WORKING_DIRECTORY, BITBUCKET_CLONE_DIR), else the git top level, else the working directory.",
   },
   'on-key-collision': {
     type: 'choice',

@@ -38,7 +38,7 @@ function seed() {
   return testSeed({
     testCases: CASES.map((n, i) => ({
       name: n,
-      automationKey: `app.LoginTest.${n}`,
+      automationKey: `src/login.test.ts › app.LoginTest.${n}`,
       status: 'ACTIVE',
       automationStatus: 'AUTOMATED',
       priority: i < 2 ? 'CRITICAL' : 'LOW',
@@ -90,10 +90,10 @@ describe('action: publish', () => {
     );
     expect(run.stdout.replace(/^::add-mask::.*$/gm, '')).not.toContain(RW); // the runner masks what add-mask names
     expect(Object.fromEntries(executionsOf(emu, 'CI 42'))).toEqual({
-      'app.LoginTest.opens': ['PASSED'],
-      'app.LoginTest.logs_in': ['PASSED'],
-      'app.LoginTest.logs_out': ['FAILED'],
-      'app.LoginTest.resets': ['SKIPPED'],
+      'src/login.test.ts › app.LoginTest.opens': ['PASSED'],
+      'src/login.test.ts › app.LoginTest.logs_in': ['PASSED'],
+      'src/login.test.ts › app.LoginTest.logs_out': ['FAILED'],
+      'src/login.test.ts › app.LoginTest.resets': ['SKIPPED'],
     });
   });
 

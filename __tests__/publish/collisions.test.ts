@@ -2,7 +2,8 @@
  * Key collisions (issue 11, point 5): distinct tests that produce one test-case key are named,
  * never one silent execution. Checked through the emulator's state.
  */
-import { KeyCollisionError, publish } from '../../src/publish/index.js';
+import { KeyCollisionError, publish, type PublishOptions } from '../../src/publish/index.js';
+import { PREVIOUS_AUTOMATION_KEY } from '../../src/publish/match.js';
 import { testSeed } from '../helpers/emulator.js';
 import {
   clientOf,
@@ -27,6 +28,15 @@ const seedOf = (...keys: string[]) =>
     })),
   });
 
+/**
+ * The key before the identity model: jest-style tests (the describe path as classname) of two
+ * files give one `math.adds` under it.
+ */
+const oldKey = (reports: ReturnType<typeof report>[], extra: Partial<PublishOptions> = {}) => {
+  const settings = options(reports, extra);
+  return { ...settings, match: { ...settings.match, automationKey: PREVIOUS_AUTOMATION_KEY } };
+};
+
 /** jest-style: the describe path is the classname, so two files give one `math.adds`. */
 const twoFiles = () =>
   report([
@@ -37,9 +47,9 @@ const twoFiles = () =>
 
 test('default warn: the colliding tests are listed with their files and the placeholder that separates them, and not written', async () => {
   const emu = await emulator({ seed: seedOf('math.adds', 'math.subtracts') });
-  const result = await publish(clientOf(emu), options([twoFiles()]));
+  const result = await publish(clientOf(emu), oldKey([twoFiles()]));
   expect(result.warnings.join('\n')).toMatch(
-    /1 test case key\(s\) are shared by distinct tests[^\n]*\n {2}"math\.adds": 2 distinct tests: math › adds \(a\.test\.js\); math › adds \(b\.test\.js\) \[\{file\} in automation-key tells them apart\]/,
+    /1 test case key\(s\) are shared by distinct tests[^\n]*\n {2}"math\.adds": 2 distinct tests: math › adds \(file "a\.test\.js"\); math › adds \(file "b\.test\.js"\) \[\{file\} in automation-key tells them apart\]/,
   );
   expect(result.unmatched.map((u) => u.reason)).toEqual([
     'key collision: 2 distinct tests share the key "math.adds"',
@@ -53,14 +63,53 @@ test('default warn: the colliding tests are listed with their files and the plac
 test('fail: stops before any request', async () => {
   const emu = await emulator({ seed: seedOf('math.adds') });
   await expect(
-    publish(clientOf(emu), options([twoFiles()], { onKeyCollision: 'fail' })),
+    publish(clientOf(emu), oldKey([twoFiles()], { onKeyCollision: 'fail' })),
   ).rejects.toThrow(KeyCollisionError);
   expect(emu.stats().total).toBe(0);
 });
 
+test('the default key holds the file: two files are two cases, no collision', async () => {
+  const emu = await emulator({
+    seed: seedOf('a.test.js › math.adds', 'b.test.js › math.adds', 'a.test.js › math.subtracts'),
+  });
+  const result = await publish(clientOf(emu), options([twoFiles()]));
+  expect(result.warnings).toEqual([]);
+  const state = executionsOf(emu, 'CI run');
+  expect(state.get('a.test.js › math.adds')).toEqual(['PASSED']);
+  expect(state.get('b.test.js › math.adds')).toEqual(['FAILED']);
+});
+
+test('a refusal names what tells the tests apart (their suites), never two identical lines', async () => {
+  // Two calc.test.js files whose writer puts the path in the suite only, in one report.xml.
+  const suites = report([
+    testOf('Calc', 'adds', 'passed', { suite: ['src/a/calc.test.js'] }),
+    testOf('Calc', 'adds', 'failed', { suite: ['src/b/calc.test.js'] }),
+  ]);
+  const emu = await emulator({ seed: seedOf('Calc.adds') });
+  const refused = publish(clientOf(emu), oldKey([suites], { onKeyCollision: 'fail' }));
+  await expect(refused).rejects.toThrow(KeyCollisionError);
+  await expect(refused).rejects.toThrow(
+    '"Calc.adds": 2 distinct tests: Calc › adds (suite "src/a/calc.test.js"); Calc › adds (suite "src/b/calc.test.js") [{suite} in automation-key tells them apart]',
+  );
+  expect(emu.stats().total).toBe(0);
+});
+
+test('tests that differ only in their line are told apart by it, with the way out', async () => {
+  const lines = report([
+    testOf('Calc', 'adds', 'passed', { file: 'calc.feature', line: 12 }),
+    testOf('Calc', 'adds', 'failed', { file: 'calc.feature', line: 30 }),
+  ]);
+  const emu = await emulator({ seed: seedOf('calc.feature › Calc.adds') });
+  await expect(
+    publish(clientOf(emu), options([lines], { onKeyCollision: 'fail' })),
+  ).rejects.toThrow(
+    'Calc › adds (line "12"); Calc › adds (line "30") [only their line differs: give each an explicit test case key or its own name]',
+  );
+});
+
 test('merge: one execution, the worst result, as asked', async () => {
   const emu = await emulator({ seed: seedOf('math.adds', 'math.subtracts') });
-  const result = await publish(clientOf(emu), options([twoFiles()], { onKeyCollision: 'merge' }));
+  const result = await publish(clientOf(emu), oldKey([twoFiles()], { onKeyCollision: 'merge' }));
   expect(result.unmatched).toEqual([]);
   expect(executionsOf(emu, 'CI run').get('math.adds')).toEqual(['FAILED']);
 });
@@ -89,7 +138,7 @@ test('invocations of one parameterized test are one case (worst wins), or a case
     ),
   );
   const emu = await emulator({ seed: seedOf('Calc.adds') });
-  const folded = await publish(clientOf(emu), options([invocations]));
+  const folded = await publish(clientOf(emu), oldKey([invocations]));
   expect(folded.warnings).toEqual([]);
   expect(executionsOf(emu, 'CI run').get('Calc.adds')).toEqual(['FAILED']);
 
@@ -120,7 +169,7 @@ test('the same test in two report files (matrix legs) is one test run twice, not
     report([testOf('math', 'adds', outcome, { file: 'a.test.js' })], file);
   const result = await publish(
     clientOf(emu),
-    options([leg('passed', 'linux.xml'), leg('failed', 'windows.xml')]),
+    oldKey([leg('passed', 'linux.xml'), leg('failed', 'windows.xml')]),
   );
   expect(result.warnings).toEqual([]);
   expect(executionsOf(emu, 'CI run').get('math.adds')).toEqual(['FAILED']);

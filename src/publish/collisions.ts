@@ -8,7 +8,13 @@
 import { KEY_WORDS, type SettingWords } from '../api/errors.js';
 import { oneLine } from '../api/redact.js';
 import { testIdentity, type TestResult } from '../reports/model.js';
-import { automationKeyOf, explicitKeyOf, type MatchOptions } from './match.js';
+import {
+  automationKeyOf,
+  explicitKeyOf,
+  keyBuilder,
+  runnerNameOf,
+  type MatchOptions,
+} from './match.js';
 
 export type KeyCollisionMode = 'warn' | 'fail' | 'merge';
 
@@ -19,21 +25,39 @@ export interface KeyCollision {
   separatedBy?: string;
 }
 
-/** The parts a key template can use, in the order a user would reach for them. */
-const SEPARATORS: [string, (t: TestResult) => string][] = [
-  ['{file}', (t) => t.file ?? ''],
-  ['{suite}', (t) => t.suite.join('.')],
-  ['{classname}', (t) => t.classname ?? ''],
-  ['{name}', (t) => t.name],
-  ['{params}', (t) => t.params ?? ''],
+/**
+ * What can tell two tests apart, in the order a user would reach for it: the label people read,
+ * the key placeholder that holds it (none for the line and the report file), and its value.
+ */
+const DIFFERENCES: [
+  string,
+  string | undefined,
+  (e: { test: TestResult; file: string }) => string,
+][] = [
+  ['file', '{file}', (e) => e.test.file ?? ''],
+  ['suite', '{suite}', (e) => e.test.suite.join(' › ')],
+  ['classname', '{classname}', (e) => e.test.classname ?? ''],
+  ['name', '{name}', (e) => e.test.name],
+  ['test', '{test}', (e) => runnerNameOf(e.test)],
+  ['params', '{params}', (e) => e.test.params ?? ''],
+  ['line', undefined, (e) => String(e.test.line ?? '')],
+  ['report', undefined, (e) => e.file],
 ];
 
+type Match = Pick<MatchOptions, 'keyPattern' | 'automationKey' | 'workspace'>;
+
 /** The key a test is matched by: an explicit test case key, else its automationKey. */
-export function testKeyOf(
-  test: TestResult,
-  match: Pick<MatchOptions, 'keyPattern' | 'automationKey'>,
-): string {
-  return explicitKeyOf(test, match.keyPattern) ?? automationKeyOf(test, match.automationKey);
+export function testKeyOf(test: TestResult, match: Match): string {
+  return (
+    explicitKeyOf(test, match.keyPattern) ??
+    automationKeyOf(test, match.automationKey, match.workspace)
+  );
+}
+
+/** testKeyOf of many tests, with one key builder. */
+export function testKeysOf(tests: readonly { test: TestResult }[], match: Match): string[] {
+  const automationKey = keyBuilder(match.automationKey, match.workspace);
+  return tests.map(({ test }) => explicitKeyOf(test, match.keyPattern) ?? automationKey(test));
 }
 
 /** `keys[i]` is testKeyOf(tests[i].test): computed once by the caller, which filters by it. */
@@ -56,35 +80,52 @@ export function findKeyCollisions(
   for (const [key, identities] of byKey) {
     if (identities.size < 2) continue;
     const group = [...identities.values()];
-    const separatedBy = SEPARATORS.find(
-      ([placeholder, value]) =>
-        !automationKey.includes(placeholder) && new Set(group.map((g) => value(g.test))).size > 1,
-    )?.[0];
+    const separatedBy = DIFFERENCES.find(
+      ([, placeholder, value]) =>
+        placeholder !== undefined &&
+        placeholder !== '{test}' &&
+        !automationKey.includes(placeholder) &&
+        new Set(group.map(value)).size > 1,
+    )?.[1];
     collisions.push({ key, tests: group, ...(separatedBy ? { separatedBy } : {}) });
   }
   return collisions;
 }
 
-/** The warning or error text: each group (first 10, then a count) with its tests' files. */
+/**
+ * The warning or error text: each group (first 10, then a count) with what tells its tests apart
+ * (the file, suite, params or line that differs), so that no two lines read the same.
+ */
 export function describeCollisions(
   collisions: KeyCollision[],
   setting: string,
   words: SettingWords = KEY_WORDS,
 ): string {
   const shown = collisions.slice(0, 10).map((c) => {
+    const differing = DIFFERENCES.filter(([, , value]) => new Set(c.tests.map(value)).size > 1);
     const tests = c.tests
       .slice(0, 5)
-      .map(({ test, file }) => {
-        const name = oneLine(test.classname ? `${test.classname} › ${test.name}` : test.name);
-        return `${name} (${oneLine(test.file ?? file)})`;
+      .map((entry) => {
+        const name = oneLine(
+          entry.test.classname ? `${entry.test.classname} › ${entry.test.name}` : entry.test.name,
+        );
+        const parts = differing.map(([label, , value]) => `${label} ${quoted(value(entry))}`);
+        return `${name} (${parts.join(', ')})`;
       })
       .join('; ');
     const more = c.tests.length > 5 ? `; and ${c.tests.length - 5} more` : '';
     const hint = c.separatedBy
       ? ` [${c.separatedBy} in ${words.name('automation-key')} tells them apart]`
-      : ' [give each an explicit test case key]';
+      : differing.every(([, placeholder]) => placeholder === undefined)
+        ? ' [only their line differs: give each an explicit test case key or its own name]'
+        : ' [give each an explicit test case key]';
     return `  "${oneLine(c.key)}": ${c.tests.length} distinct tests: ${tests}${more}${hint}`;
   });
   const rest = collisions.length > 10 ? `\n  ... and ${collisions.length - 10} more keys` : '';
   return `${collisions.length} test case key(s) are shared by distinct tests, which would share one execution (${setting}):\n${shown.join('\n')}${rest}`;
+}
+
+/** A value in a collision line: quoted, on one line; `(none)` where the test has none. */
+function quoted(value: string): string {
+  return value ? `"${oneLine(value)}"` : '(none)';
 }

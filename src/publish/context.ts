@@ -1,8 +1,11 @@
 /**
  * Where a pipeline runs: commit, branch, PR and run ids from the CI's environment variables
- * (GitHub Actions, GitLab CI, Jenkins, Azure Pipelines, CircleCI), for cycle name templates.
- * Reads only the env object it is given; knows nothing of any CI's API.
+ * (GitHub Actions, GitLab CI, Jenkins, Azure Pipelines, CircleCI), for cycle name templates, and
+ * the checkout root that paths in keys are relative to. Reads only the env object it is given;
+ * knows nothing of any CI's API.
  */
+import { existsSync } from 'node:fs';
+import { dirname, join, posix, resolve } from 'node:path';
 import { ConfigError } from '../api/errors.js';
 
 export interface CiContext {
@@ -151,4 +154,82 @@ export function renderCycleName(
   );
   if (!name.trim()) throw new ConfigError(parameter, 'renders to an empty name.');
   return name.trim();
+}
+
+/** The CI variables that name the checkout's root, in the order they are read. */
+export const WORKSPACE_VARIABLES = [
+  'GITHUB_WORKSPACE',
+  'CI_PROJECT_DIR',
+  'WORKSPACE',
+  'BUILD_SOURCESDIRECTORY',
+  'CIRCLE_WORKING_DIRECTORY',
+  'BITBUCKET_CLONE_DIR',
+] as const;
+
+/**
+ * The checkout root that paths in keys are relative to (DESIGN.md "keys"): `--workspace` if
+ * given, else the CI's variable, else the git top level of the working directory (the nearest
+ * folder up with a `.git`), else the working directory. Absolute and `/`-separated.
+ */
+export function workspaceOf(
+  explicit: string | undefined,
+  env: Record<string, string | undefined>,
+  cwd = process.cwd(),
+  hasGit: (dir: string) => boolean = (dir) => existsSync(join(dir, '.git')),
+): string {
+  const home = env.HOME ?? env.USERPROFILE;
+  const named = explicit || first(env, ...WORKSPACE_VARIABLES);
+  // CircleCI's working_directory is often `~/project`.
+  const expanded = named && home && /^~(?=$|[/\\])/.test(named) ? home + named.slice(1) : named;
+  // A Windows path stays as it is on any machine (a report from a Windows agent, read elsewhere).
+  if (expanded) return slashed(WINDOWS.test(expanded) ? expanded : resolve(cwd, expanded));
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (hasGit(dir)) return slashed(dir);
+    if (dirname(dir) === dir) return slashed(resolve(cwd));
+  }
+}
+
+const WINDOWS = /^[A-Za-z]:[\\/]/;
+const slashed = (path: string) => path.replace(/\\/g, '/').replace(/(?<=.)\/+$/, '');
+
+/**
+ * Where CI services check out a repository: a report written on one (its absolute paths) and
+ * published on another keeps the part after the checkout root.
+ */
+const CHECKOUT_ROOTS = [
+  /^\/home\/runner\/work\/[^/]+\/[^/]+\//, // GitHub-hosted Linux
+  /^\/Users\/runner\/work\/[^/]+\/[^/]+\//, // GitHub-hosted macOS
+  /^[A-Za-z]:\/a\/[^/]+\/[^/]+\//, // GitHub-hosted Windows (D:\a\repo\repo), Azure (D:\a\1\s)
+  /^\/__w\/[^/]+\/[^/]+\//, // GitHub jobs in a container
+  /^\/home\/vsts\/work\/\d+\/s\//, // Azure Pipelines Linux
+  /^\/builds\/[^/]+\/[^/]+\//, // GitLab (group/project)
+  /^\/home\/circleci\/project\//, // CircleCI
+  /^\/opt\/atlassian\/pipelines\/agent\/build\//, // Bitbucket Pipelines
+  /^\/var\/(?:lib\/jenkins|jenkins_home)\/workspace\/[^/]+\//, // Jenkins
+];
+
+const ABSOLUTE = /^(?:[A-Za-z]:)?\//;
+
+/**
+ * A test's file as keys hold it (DESIGN.md "keys"): relative to the workspace and `/`-separated,
+ * never a machine's absolute path. A relative path is taken as written (reporters write them
+ * relative to the runner's root). An absolute path outside the workspace loses the checkout root
+ * of a known CI layout (a report written on GitHub, published on GitLab); any other is made
+ * relative to the workspace with `../` (`outside` is then true, and publish warns: such a key
+ * depends on where the tests ran, which --workspace fixes).
+ */
+export function workspacePath(file: string, workspace: string): { path: string; outside: boolean } {
+  const path = file.replace(/\\/g, '/').replace(/^file:\/\//, '');
+  if (!ABSOLUTE.test(path))
+    return { path: posix.normalize(path).replace(/^(\.\/)+/, ''), outside: false };
+  const root = `${workspace.replace(/\/$/, '')}/`;
+  const windows = /^[A-Za-z]:/.test(path);
+  if ((windows ? path.toLowerCase() : path).startsWith(windows ? root.toLowerCase() : root))
+    return { path: posix.normalize(path.slice(root.length)), outside: false };
+  for (const known of CHECKOUT_ROOTS) {
+    const match = known.exec(path);
+    if (match) return { path: posix.normalize(path.slice(match[0].length)), outside: false };
+  }
+  const relativePath = windows ? path.replace(/^[A-Za-z]:/, '') : path;
+  return { path: posix.relative(workspace.replace(/^[A-Za-z]:/, ''), relativePath), outside: true };
 }

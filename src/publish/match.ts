@@ -5,14 +5,22 @@
  * `--create-missing-cases` creates the rest.
  */
 import { type ListParams, type Resource, type ServiceClient } from '../api/client.js';
-import { ConfigError } from '../api/errors.js';
+import { ConfigError, type Words } from '../api/errors.js';
 import { chunkIn, f } from '../api/filter.js';
 import { oneLine, type Logger } from '../api/redact.js';
-import type { TestResult } from '../reports/model.js';
+import type { ParsedReport, TestResult } from '../reports/model.js';
+import { workspaceOf, workspacePath } from './context.js';
 import { createOrFind } from './idempotent.js';
 
 export const DEFAULT_KEY_PATTERN = '\\b[A-Z][A-Z0-9_]*-T[0-9]+\\b';
-export const DEFAULT_AUTOMATION_KEY = '{classname}.{name}';
+/**
+ * The test's file relative to the workspace, then the test as its runner names it: the same for
+ * every reporter of one runner (STYLE.md "Test identity"). Up to 0.1.0 it was
+ * PREVIOUS_AUTOMATION_KEY.
+ */
+export const DEFAULT_AUTOMATION_KEY = '{file} › {test}';
+/** The default key before the identity model: what users keep with --automation-key. */
+export const PREVIOUS_AUTOMATION_KEY = '{classname}.{name}';
 /** URLs stay under 4 KB (issue 2); the rest of the URL fits in what remains. */
 export const MAX_FILTER_CHARS = 3500;
 const PAGE = 100;
@@ -29,6 +37,8 @@ export interface MatchOptions {
   keyPattern: RegExp;
   automationKey: string;
   createMissingCases: boolean;
+  /** The checkout root paths in keys are relative to; absent, workspaceOf() of this process. */
+  workspace?: string;
 }
 
 export interface MatchedCase {
@@ -54,11 +64,13 @@ export function keyPattern(source: string | undefined, parameter = 'key-pattern'
   }
 }
 
-const TEMPLATE_FIELDS = ['classname', 'name', 'suite', 'file', 'params'];
+const TEMPLATE_FIELDS = ['file', 'test', 'classname', 'name', 'suite', 'params'] as const;
+type TemplateField = (typeof TEMPLATE_FIELDS)[number];
+const PLACEHOLDER = /\{([^}]*)\}/g;
 
 export function checkAutomationKeyTemplate(template: string, parameter = 'automation-key'): void {
-  for (const [, field] of template.matchAll(/\{([^}]*)\}/g)) {
-    if (!TEMPLATE_FIELDS.includes(field!)) {
+  for (const [, field] of template.matchAll(PLACEHOLDER)) {
+    if (!(TEMPLATE_FIELDS as readonly string[]).includes(field!)) {
       throw new ConfigError(
         parameter,
         `unknown placeholder {${field}}; use ${TEMPLATE_FIELDS.map((x) => `{${x}}`).join(' ')}.`,
@@ -67,16 +79,111 @@ export function checkAutomationKeyTemplate(template: string, parameter = 'automa
   }
 }
 
-export function automationKeyOf(test: TestResult, template: string): string {
+/** `{test}`: the runner's name of the test, else `classname.name`. */
+export function runnerNameOf(test: TestResult): string {
+  if (test.fullName !== undefined) return test.fullName;
   const classname = test.classname ?? test.suite.join('.');
-  const key = template.replace(/\{(classname|name|suite|file|params)\}/g, (_m, field: string) => {
-    if (field === 'classname') return classname;
-    if (field === 'name') return test.name;
-    if (field === 'suite') return test.suite.join('.');
-    if (field === 'params') return test.params ?? '';
-    return test.file ?? '';
-  });
-  return key.replace(/^\.+/, '');
+  return classname ? `${classname}.${test.name}` : test.name;
+}
+
+/** Builds keys from one template; files are made relative to the workspace once each. */
+export interface KeyBuilder {
+  (test: TestResult): string;
+  /** The placeholders the template holds. */
+  readonly fields: ReadonlySet<TemplateField>;
+  readonly workspace: string;
+}
+
+/**
+ * The automationKey of a test: the template's placeholders filled in. A placeholder with no value
+ * takes the text that joins it to its neighbour with it (`{file} › {test}` without a file is the
+ * test alone; `{classname}.{name}` without a classname the name), so no key starts or ends with a
+ * separator.
+ */
+export function keyBuilder(template: string, workspace?: string): KeyBuilder {
+  const ws = workspace ?? workspaceOf(undefined, process.env);
+  const literals = template.split(PLACEHOLDER).filter((_, i) => i % 2 === 0);
+  const fields = [...template.matchAll(PLACEHOLDER)].map((m) => m[1] as TemplateField);
+  const files = new Map<string, string>();
+  const fileOf = (file: string | undefined) => {
+    if (!file) return '';
+    let path = files.get(file);
+    if (path === undefined) {
+      files.set(file, (path = workspacePath(file, ws).path));
+    }
+    return path;
+  };
+  const value = (test: TestResult, field: TemplateField): string => {
+    switch (field) {
+      case 'file':
+        return fileOf(test.file);
+      case 'test':
+        return runnerNameOf(test);
+      case 'classname':
+        return test.classname ?? test.suite.join('.');
+      case 'name':
+        return test.name;
+      case 'suite':
+        return test.suite.join('.');
+      case 'params':
+        return test.params ?? '';
+    }
+  };
+  const build = (test: TestResult) => {
+    let key = literals[0]!;
+    // The text after the last value written, added when another value or the end follows.
+    let pending = '';
+    let started = false;
+    for (let i = 0; i < fields.length; i++) {
+      const v = value(test, fields[i]!);
+      if (v) {
+        key += pending + v;
+        started = true;
+      }
+      // An empty value drops the text before it, or (before any value) the text after it.
+      pending = v || started ? literals[i + 1]! : '';
+    }
+    return key + pending;
+  };
+  return Object.assign(build, { fields: new Set(fields), workspace: ws });
+}
+
+/**
+ * What keys cannot tell, said once per report before any request (STYLE.md "Test identity"):
+ * a reporter that leaves a placeholder of the template empty (jest-junit writes no file), and
+ * test files outside the workspace and any known checkout root.
+ */
+export function keyWarnings(
+  reports: readonly ParsedReport[],
+  match: Pick<MatchOptions, 'automationKey' | 'workspace'>,
+): Words[] {
+  const build = keyBuilder(match.automationKey, match.workspace);
+  const warnings: Words[] = [];
+  for (const report of reports) {
+    const gap = report.gap;
+    if (!gap || report.tests.length === 0) continue;
+    if (!build.fields.has(gap.placeholder.slice(1, -1) as TemplateField)) continue;
+    warnings.push(
+      (w) =>
+        `${oneLine(report.file)} (${gap.reporter}) ${gap.reason}: ${gap.placeholder} in ${w.name('automation-key')} cannot be filled for its ${report.tests.length} test(s), so their keys differ from those the runner's other reporters give the same tests.`,
+    );
+  }
+  if (!build.fields.has('file')) return warnings;
+  for (const report of reports) {
+    const files = new Set(report.tests.map((t) => t.file).filter((f): f is string => !!f));
+    const outside = [...files].filter((f) => workspacePath(f, build.workspace).outside);
+    if (outside.length === 0) continue;
+    warnings.push(
+      (w) =>
+        `${oneLine(report.file)}: ${outside.length} test file(s) lie outside the workspace ${oneLine(build.workspace)} (e.g. ${oneLine(outside[0]!)}): {file} holds them relative to it with ../, which another checkout changes; set ${w.name('workspace')} to the folder the tests ran in.`,
+    );
+  }
+  return warnings;
+}
+
+/** One key, for callers with one test (a builder per template is cheaper for many). */
+export function automationKeyOf(test: TestResult, template: string, workspace?: string): string {
+  return keyBuilder(template, workspace)(test);
 }
 
 /** An explicit test case key in the test's name or one of its properties. */
@@ -112,9 +219,10 @@ export async function matchTests(
 ): Promise<MatchResult> {
   const keyOfTest: (string | undefined)[] = [];
   const autoOfTest: string[] = [];
+  const automationKey = keyBuilder(options.automationKey, options.workspace);
   input.tests.forEach(({ test }, i) => {
     keyOfTest[i] = explicitKeyOf(test, options.keyPattern);
-    autoOfTest[i] = automationKeyOf(test, options.automationKey);
+    autoOfTest[i] = automationKey(test);
   });
   const byKey = new Map<string, MatchedCase>();
   const byAuto = new Map<string, MatchedCase>();

@@ -22,9 +22,9 @@ import {
   describeCollisions,
   findKeyCollisions,
   type KeyCollision,
-  testKeyOf,
+  testKeysOf,
 } from './collisions.js';
-import { display, matchTests, type MatchResult, type Unmatched } from './match.js';
+import { display, keyWarnings, matchTests, type MatchResult, type Unmatched } from './match.js';
 import { formatDuration, Progress } from './progress.js';
 import { combineEntries, resultOf } from './results.js';
 import type { PublishSettings } from './settings.js';
@@ -102,6 +102,7 @@ export async function publish(
   options: PublishOptions,
 ): Promise<PublishResult> {
   const run = startRun(client, options);
+  for (const warning of keyWarnings(options.reports, options.match)) run.warn(warning);
   // Distinct tests that would share one execution: known from the reports, before any request.
   const { tests, collided } = withoutCollisions(options, run.warn);
   const project = await preflight(run);
@@ -402,7 +403,7 @@ function withoutCollisions(
   const all = options.reports.flatMap((r) => r.tests.map((test) => ({ test, file: r.file })));
   const mode = options.onKeyCollision ?? 'warn';
   if (mode === 'merge') return { tests: all, collided: [] };
-  const keys = all.map(({ test }) => testKeyOf(test, options.match));
+  const keys = testKeysOf(all, options.match);
   const collisions = findKeyCollisions(all, keys, options.match.automationKey);
   if (collisions.length === 0) return { tests: all, collided: [] };
   if (mode === 'fail') throw new KeyCollisionError(collisions);

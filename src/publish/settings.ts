@@ -14,7 +14,7 @@ import type { CycleStatus } from '../schema/resources.js';
 import { settingOf, type Setting } from '../settings.js';
 import type { KeyCollisionMode } from './collisions.js';
 import type { CycleOptions } from './cycle.js';
-import { ciContext, renderCycleName } from './context.js';
+import { ciContext, renderCycleName, workspaceOf } from './context.js';
 import type { GateOptions } from './gate.js';
 import { checkAutomationKeyTemplate, keyPattern, type MatchOptions } from './match.js';
 import type { ErrorAs, FlakyMode, MergeMode } from './results.js';
@@ -274,6 +274,7 @@ export function publishSettings(src: SettingSource, env: Env): PublishSettings {
       keyPattern: keyPattern(raw(src, 'key-pattern'), 'key-pattern'),
       automationKey,
       createMissingCases: flag(src, 'create-missing-cases'),
+      workspace: workspaceOf(raw(src, 'workspace'), env),
     },
     onUnmatched: choice(src, 'on-unmatched'),
     onKeyCollision: choice(src, 'on-key-collision'),

@@ -1,4 +1,4 @@
-import type { TestResult } from './model.js';
+import type { ParsedTests } from './model.js';
 import type { XmlNode } from './xml.js';
 
 /** What detection sees of a file: its name, the start of its text, and (lazily) its parsed form. */
@@ -19,6 +19,6 @@ interface FormatBase {
 
 /** One parser per format behind one interface (STYLE.md, dorny/test-reporter). */
 export type ReportFormat =
-  | (FormatBase & { kind: 'xml'; parse(doc: XmlNode, file: string): TestResult[] })
-  | (FormatBase & { kind: 'json'; parse(doc: unknown, file: string): TestResult[] })
-  | (FormatBase & { kind: 'text'; parse(text: string, file: string): TestResult[] });
+  | (FormatBase & { kind: 'xml'; parse(doc: XmlNode, file: string): ParsedTests })
+  | (FormatBase & { kind: 'json'; parse(doc: unknown, file: string): ParsedTests })
+  | (FormatBase & { kind: 'text'; parse(text: string, file: string): ParsedTests });

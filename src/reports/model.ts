@@ -18,7 +18,10 @@ export interface TestResult {
   suite: string[];
   classname?: string;
   name: string;
-  /** The source file of the test, where the format says. */
+  /**
+   * The source file of the test, where the format says, as the reporter wrote it (absolute or
+   * relative); keys make it relative to the workspace (src/publish/identity.ts).
+   */
   file?: string;
   line?: number;
   /**
@@ -38,6 +41,34 @@ export interface TestResult {
   attempts?: Attempt[];
   /** Key-value pairs the format attaches to a test (JUnit <property>, tags), e.g. test case keys. */
   properties: Record<string, string>;
+  /**
+   * The runner's own name of the test within its file, where the adapter knows the runner and it
+   * differs from `classname.name` (STYLE.md "Test identity"): jest's fullName (describe path and
+   * title joined by spaces), vitest's (joined by " > "), Playwright's describe path and title
+   * joined by " › " with the project. `{test}` in a key; absent, `{test}` is `classname.name`.
+   */
+  fullName?: string;
+}
+
+/**
+ * What the reporter that wrote a report leaves out of its tests' identity, where the adapter
+ * recognises it (jest-junit writes no test file): publish warns once per report, naming it.
+ */
+export interface IdentityGap {
+  /** The reporter, as users know it: `jest-junit`. */
+  reporter: string;
+  /** The key placeholder it cannot fill: `{file}`. */
+  placeholder: string;
+  /** What is missing and, where there is one, the reporter's option that writes it. */
+  reason: string;
+}
+
+/** A parser's tests, with what their reporter cannot tell (set by the adapter that knows). */
+export type ParsedTests = TestResult[] & { gap?: IdentityGap };
+
+/** The tests with the identity gap of their reporter attached. */
+export function withGap(tests: TestResult[], gap: IdentityGap | undefined): ParsedTests {
+  return gap ? Object.assign(tests, { gap }) : tests;
 }
 
 /** Shared by every test without properties (most of them); never mutated. */
@@ -47,6 +78,8 @@ export interface ParsedReport {
   file: string;
   format: string;
   tests: TestResult[];
+  /** What the reporter cannot tell of its tests' identity (jest-junit: the file). */
+  gap?: IdentityGap;
 }
 
 export interface Counts {

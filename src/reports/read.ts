@@ -6,6 +6,7 @@ import {
   plain,
   ReportError,
   type ParsedReport,
+  type ParsedTests,
   type SkippedFile,
   type TestResult,
 } from './model.js';
@@ -65,9 +66,9 @@ export function parseReport(
   if (!text.trim()) throw new ReportError(file, 'is empty.');
   // Detection only when asked for: with --format the content is not sniffed at all.
   const format = pickFormat(file, text, options.format ?? 'auto');
-  const tests = runParser(format, file, text);
+  const tests: ParsedTests = runParser(format, file, text);
   withoutAnsi(tests);
-  return { file, format: format.id, tests };
+  return { file, format: format.id, tests, ...(tests.gap ? { gap: tests.gap } : {}) };
 }
 
 /** Messages without colour codes (jest, vitest and Playwright colour theirs). */
@@ -223,7 +224,7 @@ function jsonOf(format: ReportFormat, file: string, text: string): unknown {
   }
 }
 
-function runParser(format: ReportFormat, file: string, text: string | unknown[]) {
+function runParser(format: ReportFormat, file: string, text: string | unknown[]): ParsedTests {
   try {
     switch (format.kind) {
       case 'xml':

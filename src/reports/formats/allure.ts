@@ -70,10 +70,12 @@ function toTest(runs: Json[]): TestResult {
     .map((p) => `${str(p.name) ? `${str(p.name)}=` : ''}${str(p.value) ?? ''}`);
   const details = obj(final.statusDetails);
   const last = attempts.at(-1)!;
+  const name = str(final.name) ?? str(final.fullName) ?? '';
   return {
+    ...runnerIdentity(labels, str(final.fullName), name),
     suite,
     classname: labels.get('testClass') ?? labels.get('package') ?? (suite.join('.') || undefined),
-    name: str(final.name) ?? str(final.fullName) ?? '',
+    name,
     params: parameters.length ? `[${parameters.join(', ')}]` : undefined,
     durationMs: attempts.reduce((sum, a) => sum + (a.durationMs ?? 0), 0),
     outcome: outcomeOfRuns(attempts),
@@ -82,6 +84,31 @@ function toTest(runs: Json[]): TestResult {
     attempts: attempts.length > 1 ? attempts : undefined,
     properties: {},
   };
+}
+
+/**
+ * The test as its runner names it (STYLE.md "Test identity"), for the runners whose Allure adapter
+ * writes it: allure-jest's fullName is `package:file#full name`, the file relative to jest's
+ * rootDir; allure-playwright's titlePath label is `root > project > file > describe...`, the file
+ * relative to Playwright's testDir, as Playwright's other reporters write it.
+ */
+function runnerIdentity(
+  labels: Map<string, string>,
+  fullName: string | undefined,
+  name: string,
+): { file?: string; fullName: string } | undefined {
+  const framework = labels.get('framework');
+  if (framework === 'jest' && fullName) {
+    const match = /^[^:#]*:([^#]+)#(.*)$/s.exec(fullName);
+    return match ? { file: match[1], fullName: match[2]! } : undefined;
+  }
+  const titlePath = labels.get('titlePath');
+  if (framework === 'playwright' && titlePath !== undefined) {
+    const [, project, file, ...describes] = titlePath.split(' > ');
+    const title = `${name}${project ? ` [${project}]` : ''}`;
+    return { file, fullName: [...describes, title].join(' › ') };
+  }
+  return undefined;
 }
 
 function duration(r: Json): number | undefined {

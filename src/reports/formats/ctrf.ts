@@ -1,6 +1,6 @@
 /** CTRF JSON (Common Test Report Format), with retry attempts. */
 import type { ReportFormat } from '../format.js';
-import { withRetries, type Attempt, type Outcome, type TestResult } from '../model.js';
+import { withGap, withRetries, type Attempt, type Outcome, type TestResult } from '../model.js';
 import { arr, num, obj, str } from './json-util.js';
 
 const STATUS: Record<string, Outcome> = {
@@ -22,6 +22,7 @@ export const ctrf: ReportFormat = {
     const results = obj(obj(doc).results);
     if (!Array.isArray(results.tests))
       throw new Error('results.tests is missing: not a CTRF report');
+    const tool = str(obj(results.tool).name)?.toLowerCase();
     const tests = arr(results.tests).map((value): TestResult => {
       const t = obj(value);
       const outcome = STATUS[str(t.status) ?? ''] ?? 'error';
@@ -31,16 +32,16 @@ export const ctrf: ReportFormat = {
       const properties: Record<string, string> = {};
       const tags = arr(t.tags).filter((x): x is string => typeof x === 'string');
       if (tags.length) properties.tags = tags.join(',');
+      const suite = arr(t.suite).filter((x): x is string => typeof x === 'string');
+      const name = str(t.name) ?? '';
+      const runner = runnerIdentity(tool, suite.length ? suite : str(t.suite), name);
       return withRetries(
         {
-          suite: arr(t.suite).filter((x): x is string => typeof x === 'string').length
-            ? arr(t.suite).filter((x): x is string => typeof x === 'string')
-            : str(t.suite)
-              ? [str(t.suite)!]
-              : [],
+          suite: suite.length ? suite : str(t.suite) ? [str(t.suite)!] : [],
           classname: str(t.suite) ?? undefined,
-          name: str(t.name) ?? '',
-          file: str(t.filePath),
+          name,
+          file: runner?.file ?? str(t.filePath),
+          ...(runner ? { fullName: runner.fullName } : {}),
           line: num(t.line),
           durationMs,
           outcome,
@@ -52,9 +53,36 @@ export const ctrf: ReportFormat = {
       );
     });
     // Retries are marked (retries, retryAttempts, flaky): repeated entries are invocations.
-    return tests;
+    const noSuite = tool === 'vitest' && !arr(results.tests).some((t) => obj(t).suite);
+    return withGap(
+      tests,
+      noSuite
+        ? {
+            reporter: 'vitest-ctrf-json-reporter',
+            placeholder: '{test}',
+            reason: "writes each test's title without its describe path",
+          }
+        : undefined,
+    );
   },
 };
+
+/**
+ * The test as its runner names it (STYLE.md "Test identity"), from what each runner's CTRF
+ * reporter writes: jest's and vitest's write the full name as `name`; Playwright's writes the
+ * title as `name` and `file > describe > ...` as `suite`, the file relative to Playwright's
+ * testDir as Playwright's other reporters write it.
+ */
+function runnerIdentity(
+  tool: string | undefined,
+  suite: string | string[] | undefined,
+  name: string,
+): { file?: string; fullName: string } | undefined {
+  if (tool === 'jest' || tool === 'vitest') return { fullName: name };
+  if (tool !== 'playwright') return undefined;
+  const path = typeof suite === 'string' ? suite.split(' > ') : (suite ?? []);
+  return { file: path[0], fullName: [...path.slice(1), name].join(' › ') };
+}
 
 /**
  * The runs before the final one. retryAttempts lists them (the Playwright CTRF reporter lists only

@@ -25,6 +25,8 @@ export const jestJson: ReportFormat = {
     const root = obj(doc);
     if (!Array.isArray(root.testResults))
       throw new Error('testResults is missing: not a jest or vitest JSON report');
+    // vitest writes jest's shape without jest's wasInterrupted and numRuntimeErrorTestSuites.
+    const vitest = !('wasInterrupted' in root) && !('numRuntimeErrorTestSuites' in root);
     const tests: TestResult[] = [];
     for (const fileValue of arr(root.testResults)) {
       const file = obj(fileValue);
@@ -35,6 +37,7 @@ export const jestJson: ReportFormat = {
         const failures = arr(a.failureMessages).filter((m): m is string => typeof m === 'string');
         const outcome = STATUS[status] ?? 'error';
         const suite = arr(a.ancestorTitles).filter((t): t is string => typeof t === 'string');
+        const title = str(a.title);
         const details = outcome === 'passed' ? undefined : failures.join('\n\n') || undefined;
         const location = obj(a.location);
         // jest-circus lists the failures of the runs before the final one in retryReasons; vitest
@@ -53,8 +56,9 @@ export const jestJson: ReportFormat = {
             {
               suite,
               classname: suite.join(' ') || undefined,
-              name: str(a.title) ?? str(a.fullName) ?? '',
+              name: title ?? str(a.fullName) ?? '',
               file: path,
+              fullName: fullNameOf(vitest, suite, title, str(a.fullName)),
               line: num(location.line),
               durationMs: num(a.duration),
               outcome,
@@ -71,3 +75,19 @@ export const jestJson: ReportFormat = {
     return tests;
   },
 };
+
+/**
+ * The runner's name of a test, as every reporter of that runner writes it: jest's fullName joins
+ * the describe path and title with spaces (jest-junit and jest's CTRF reporter write that string);
+ * vitest's reporters (junit, CTRF) join them with " > ".
+ */
+function fullNameOf(
+  vitest: boolean,
+  suite: string[],
+  title: string | undefined,
+  fullName: string | undefined,
+): string | undefined {
+  if (title === undefined) return fullName;
+  if (vitest) return [...suite, title].join(' > ');
+  return fullName ?? [...suite, title].join(' ');
+}

@@ -8,6 +8,8 @@ import {
   firstLine,
   foldRepeats,
   NO_PROPERTIES,
+  withGap,
+  type ParsedTests,
   type Attempt,
   type Outcome,
   type TestResult,
@@ -36,9 +38,62 @@ export const junit: ReportFormat = {
     } else {
       walkSuite(rootNode, [], tests);
     }
-    return foldRepeats(tests);
+    return withDialect(attr(rootNode, 'name'), foldRepeats(tests));
   },
 };
+
+/** A JUnit classname that is a JavaScript or TypeScript source file (vitest, Playwright). */
+const SOURCE_FILE = /\.[cm]?[jt]sx?$/;
+/** cucumber-js's junit name of an outline's example row: `outline - #1.2: row name`. */
+const CUCUMBER_ROW = /^.* - #\d+\.\d+: /s;
+
+/**
+ * The runner's identity from what each producer puts in classname and name (STYLE.md "Test
+ * identity"), recognised once per file from its first test case, so that a Surefire or pytest
+ * file of 100,000 test cases costs one comparison:
+ * - jest-junit writes jest's full name as both classname and name, and no file: `{file}` stays
+ *   empty (its addFileAttribute option writes it);
+ * - vitest and Playwright write the test file (relative to their root and testDir) as classname
+ *   and the describe path and title as name;
+ * - cucumber-js writes the feature's name as classname and no file; an outline's example rows are
+ *   named `outline - #1.2: row name`, where Cucumber's other formats write `row name`.
+ * Any other producer's classname and name are the identity as they are.
+ */
+function withDialect(rootName: string | undefined, tests: TestResult[]): ParsedTests {
+  const first = tests[0];
+  if (!first) return tests;
+  if (first.classname !== undefined && first.classname === first.name) {
+    if (!tests.every((t) => t.classname === t.name)) return tests;
+    for (const t of tests) t.fullName = t.name;
+    if (tests.some((t) => t.file)) return tests;
+    return withGap(tests, {
+      reporter: 'jest-junit',
+      placeholder: '{file}',
+      reason: 'writes no test file (its option addFileAttribute: "true" does)',
+    });
+  }
+  if (first.classname !== undefined && SOURCE_FILE.test(first.classname)) {
+    for (const t of tests) {
+      if (t.classname === undefined || !SOURCE_FILE.test(t.classname)) continue;
+      t.file ??= t.classname;
+      t.fullName = t.name;
+    }
+    return tests;
+  }
+  if (rootName === 'Cucumber' || rootName === 'cucumber-js') {
+    for (const t of tests) {
+      const row = CUCUMBER_ROW.exec(t.name);
+      if (row) t.name = t.name.slice(row[0].length);
+    }
+    if (tests.some((t) => t.file)) return tests;
+    return withGap(tests, {
+      reporter: 'cucumber-js junit',
+      placeholder: '{file}',
+      reason: 'writes no feature file',
+    });
+  }
+  return tests;
+}
 
 function walkSuite(suite: XmlNode, path: string[], out: TestResult[]): void {
   const name = attr(suite, 'name');

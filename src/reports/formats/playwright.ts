@@ -56,10 +56,13 @@ function walk(suite: Json, path: string[], out: TestResult[]): void {
               : (attempts.at(-1)?.outcome ?? 'failed');
       const project = str(test.projectName);
       const last = attempts.at(-1);
+      const name = `${str(spec.title) ?? ''}${project ? ` [${project}]` : ''}`;
       out.push({
         suite: here,
         classname: here.join(' › ') || undefined,
-        name: `${str(spec.title) ?? ''}${project ? ` [${project}]` : ''}`,
+        name,
+        // Playwright's title path without the file (the top suite, relative to its testDir).
+        fullName: [...here.slice(1), name].join(' › '),
         file: str(spec.file) ?? str(suite.file),
         line: num(spec.line),
         durationMs: attempts.reduce((s, a) => s + (a.durationMs ?? 0), 0),
