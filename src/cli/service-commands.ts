@@ -125,6 +125,7 @@ async function finish(
           outcome: gateOutcome(result),
           passed: result.dryRun ? null : result.gate.passed,
           reasons: result.gate.reasons,
+          ...(result.gate.notes ? { notes: result.gate.notes } : {}),
         },
       }),
     );
@@ -157,12 +158,14 @@ function humanResult(r: PublishResult, color: boolean): string {
     );
   }
   if (r.unmatched.length) lines.push(`unmatched: ${r.unmatched.length} test(s)`);
-  if (r.gate.evaluated)
+  if (r.gate.evaluated) {
     lines.push(
       r.gate.passed
         ? paint(32, 'gate: passed')
         : `${paint(31, 'gate: FAILED')}\n${r.gate.reasons.map((x) => `  - ${x}`).join('\n')}`,
     );
+    for (const note of r.gate.notes ?? []) lines.push(`  note: ${note}`);
+  }
   lines.push(
     `requests: ${r.requests.total}${r.requests.retried ? ` (${r.requests.retried} retried)` : ''}${r.requests.rateLimited ? `, ${r.requests.rateLimited} rate-limited` : ''}`,
   );
