@@ -18,6 +18,7 @@ import {
   reportSettings,
   requestsOf,
   clientSettings,
+  outputFile,
   type PublishResult,
 } from '../publish/index.js';
 import type { CommandContext } from './main.js';
@@ -49,6 +50,7 @@ export async function runPublishCommand(ctx: CommandContext): Promise<number> {
   // Every setting is checked before a report is read: a usage error is the first thing to fix.
   const settings = publishSettings(src, io.env);
   const client = clientSettings(src, io.env);
+  outputFile(src, 'summary-file');
   // Reports next: a missing or broken report fails before any request.
   const reports = await readReportSet(reportSettings(src), ctx.logger);
   // An interrupt (Ctrl-C, a cancelled CI job) stops between writes; a second one stops at once.
@@ -102,6 +104,7 @@ export async function runCheckCommand(ctx: CommandContext): Promise<number> {
 export async function runGateCommand(ctx: CommandContext): Promise<number> {
   const target = cycleSettings(ctx.settings, ctx.io.env);
   const gate = gateSettings(ctx.settings);
+  outputFile(ctx.settings, 'summary-file');
   return withClient(ctx, async (client) => {
     const result = await gateCycle(client, target, gate);
     return await finish(ctx, result, renderSummary(result, [], summaryOptions(ctx)));

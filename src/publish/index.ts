@@ -63,6 +63,7 @@ export {
   numeric,
   required,
   text,
+  outputFile,
   settingsFrom,
   type SettingSource,
   type PublishSettings,
