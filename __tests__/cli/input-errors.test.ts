@@ -1,5 +1,10 @@
 /** Bad input at the CLI: one clear line naming the flag, the right exit code, nothing sent. */
 import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { reportCommandSettings } from '../../src/dashboard/index.js';
+import { settingsFrom } from '../../src/publish/index.js';
 import { runCli } from '../helpers/cli.js';
 import { closeEmulators, emulator, RW } from '../helpers/emulator.js';
 import { caseSeed } from '../helpers/publish.js';
@@ -84,4 +89,54 @@ test('an older Node gets one line saying which Node to use, not a stack trace fr
     "import('testcycle').then(() => console.log('loaded'), (e) => console.log(e.message))",
   ]);
   expect(library.stdout).toBe(`${needs}\n`);
+});
+
+describe('output files are checked before the first request', () => {
+  const work = mkdtempSync(join(tmpdir(), 'testcycle-out-'));
+  const report = join(work, 'r.xml');
+  writeFileSync(
+    report,
+    '<testsuite name="s"><testcase classname="Suite" name="test0"/></testsuite>',
+  );
+  const missing = join(work, 'no', 'such', 'dir');
+
+  /** What the emulator counted, read as a client would (GET /__emulator/stats). */
+  async function requestsSeen(emu: { origin: string }): Promise<number> {
+    const res = await fetch(`${emu.origin}/__emulator/stats`);
+    return ((await res.json()) as { total: number }).total;
+  }
+
+  test.each([
+    ['report', ['--html-file', `${missing}/x.html`], '--html-file'],
+    ['report', ['--markdown-file', `${missing}/x.md`], '--markdown-file'],
+    ['report', ['--html-file', work], '--html-file'],
+    [
+      'publish',
+      ['--report', report, '--cycle-name', 'CI', '--summary-file', `${missing}/s.md`],
+      '--summary-file',
+    ],
+    ['gate', ['--cycle-name', 'CI', '--summary-file', `${missing}/s.md`], '--summary-file'],
+  ])('%s %j: exit 2 naming the flag and the path, no request sent', async (command, args, flag) => {
+    const emu = await emulator({ seed: caseSeed(1) });
+    const env = { TESTCYCLE_BASE_URL: emu.url, TESTCYCLE_TOKEN: RW };
+    const result = await run([command, ...args], env);
+    expect(result.code).toBe(2);
+    const path = args[args.indexOf(flag) + 1]!;
+    expect(result.err).toContain(`${flag}: cannot write ${path}: `);
+    expect(result.err).not.toMatch(/unexpected error/);
+    expect(await requestsSeen(emu)).toBe(0);
+  });
+
+  test('the message says what to do: create the directory, or give a file name', () => {
+    const settings = (file: string) => settingsFrom({ 'html-file': file });
+    expect(() => reportCommandSettings(settings(`${missing}/x.html`))).toThrow(
+      `html-file: cannot write ${missing}/x.html: the directory ${missing} does not exist; create it first (mkdir -p) or give another path.`,
+    );
+    expect(() => reportCommandSettings(settings(work))).toThrow(
+      `html-file: cannot write ${work}: it is a directory; give a file name.`,
+    );
+    expect(reportCommandSettings(settings(join(work, 'ok.html'))).htmlFile).toBe(
+      join(work, 'ok.html'),
+    );
+  });
 });

@@ -106,6 +106,23 @@ test.each(cases)('%s', async (_name, inputs, message) => {
   expect(run.stdout).not.toMatch(/unexpected|--[a-z]/);
 });
 
+test('report mode: an html-file in a missing directory is a config error before any request', async () => {
+  const emu = await emulator({ seed, rateLimit: '1000/1m' });
+  const file = join(dir, 'no', 'such', 'dir', 'x.html');
+  const run = await runAction({
+    'base-url': emu.url,
+    token: RW,
+    mode: 'report',
+    'html-file': file,
+  });
+  expect(run.code).toBe(1);
+  const errors = run.stdout.split('\n').filter((l) => l.startsWith('::error::'));
+  expect(errors).toEqual([
+    `::error::input html-file: cannot write ${file}: the directory ${join(dir, 'no', 'such', 'dir')} does not exist; create it first (mkdir -p) or give another path.`,
+  ]);
+  expect(emu.stats().total).toBe(0);
+});
+
 test.each([
   ['usage', new UsageError('unknown command "x".'), 'unknown command "x".'],
   [

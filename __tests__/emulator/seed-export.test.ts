@@ -2,8 +2,12 @@
  * A seed made from an export of a real Space (README "Starting from a real Space"): records keep
  * their ids, keys, automation keys and custom fields; keys made later never repeat a kept one.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { call, closeEmulators, doc, emulator, PROJECT, testSeed } from '../helpers/emulator.js';
-import { validateSeed } from '../../src/emulator/index.js';
+import { runCli } from '../helpers/cli.js';
+import { type Seed, validateSeed } from '../../src/emulator/index.js';
 
 afterEach(closeEmulators);
 
@@ -71,4 +75,85 @@ test.each([
   ],
 ])('a bad export is named: %j', (seed, message) => {
   expect(() => validateSeed(seed, 'space.json')).toThrow(message);
+});
+
+describe('a bad seed is named by its entry, never "unexpected error"', () => {
+  const UUID_A = '0b0e0f0a-1111-4222-8333-444455556666';
+  test.each([
+    [{ users: [null] }, /^seed: users\[0\] must be an object/],
+    [{ users: [{ id: 'not-a-uuid' }] }, /^seed: users\[0\]\.id must be a uuid/],
+    [{ users: [{ id: UUID_A }, { id: UUID_A }] }, /^seed: users\[1\]\.id repeats users\[0\]'s/],
+    [{ users: [{ name: 5 }] }, /^seed: users\[0\]\.name must be a string/],
+    [{ project: { id: 'x' } }, /^seed: project\.id must be a uuid/],
+    [{ project: { key: 'A B' } }, /^seed: project\.key must be letters, digits or _/],
+    [{ organization: 'acme' }, /^seed: organization must be an object/],
+    [{ testCases: [7] }, /^seed: testCases\[0\] must be an object/],
+    [
+      {
+        testCycles: [
+          { name: 'a', id: UUID_A },
+          { name: 'b', id: UUID_A },
+        ],
+      },
+      /^seed: testCycles\[1\]\.id repeats testCycles\[0\]'s/,
+    ],
+  ])('checked before anything is made: %j', (seed, message) => {
+    expect(() => validateSeed(seed)).toThrow(message);
+  });
+
+  test.each([
+    // JSON.parse reads 1e400 as Infinity: what a seed file with it holds.
+    [
+      JSON.parse('{"testCases":[{"name":"a"},{"name":"b","rank":1e400}]}'),
+      /^testCases\[1\]\.rank must be an integer\.$/,
+    ],
+    [{ testCases: [{ name: 'a', rank: 'first' }] }, /^testCases\[0\]\.rank must be an integer\.$/],
+    [
+      { testCases: [{ name: 'a' }, { name: 'a' }] },
+      /^testCases\[1\]\.name: A live test_cases record named "a"/,
+    ],
+    [
+      { testCycles: [{ name: 'a', status: 'OPEN' }] },
+      /^testCycles\[0\]\.status must be one of DRAFT/,
+    ],
+    [
+      { testCases: [{ name: 'a', rank: Number.MAX_SAFE_INTEGER }, { name: 'b' }] },
+      /^testCases\[1\]\.rank is left out, and the one after the largest rank so far \(9007199254740991\)/,
+    ],
+  ])('refused by the create path, named by its entry: %j', async (records, message) => {
+    const seed = testSeed(records as Partial<Seed>);
+    expect(() => validateSeed(seed)).not.toThrow();
+    await expect(emulator({ seed })).rejects.toThrow(message);
+  });
+
+  test('the CLI names the file, the entry and what to do (exit 2, no stack)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'seed-'));
+    const file = join(dir, 'space.json');
+    writeFileSync(file, '{"testCases":[{"name":"a","rank":1e400}]}');
+    const run = await runCli(['emulator', '--seed', file], {});
+    expect(run.code).toBe(2);
+    expect(run.err).toContain(`--seed: ${file}: testCases[0].rank must be an integer.`);
+    expect(run.err).not.toMatch(/unexpected error|\n\s+at /);
+  });
+});
+
+test('keys past 2^53 stay exact: new keys continue after the largest seeded one', async () => {
+  const emu = await emulator({
+    seed: testSeed({
+      testCases: [{ name: 'old', testCaseKey: 'DEMO-T9007199254740993' }],
+      testCycles: [{ name: 'old', testCycleKey: 'DEMO-R123456789012345678901' }],
+    }),
+  });
+  const made: string[] = [];
+  for (const name of ['n1', 'n2']) {
+    const answer = await call(emu, 'POST', '/test_cases', {
+      body: doc('test_cases', { projectId: PROJECT, name, rank: 9 }),
+    });
+    made.push(answer.body.data.attributes.testCaseKey);
+  }
+  expect(made).toEqual(['DEMO-T9007199254740994', 'DEMO-T9007199254740995']);
+  const cycle = await call(emu, 'POST', '/test_cycles', {
+    body: doc('test_cycles', { projectId: PROJECT, name: 'new', rank: 9 }),
+  });
+  expect(cycle.body.data.attributes.testCycleKey).toBe('DEMO-R123456789012345678902');
 });

@@ -117,3 +117,19 @@ test('a dry run reads as a plan: a cycle that would be created, what would chang
   );
   expect(md).not.toMatch(/ACTIVE|Gate passed|Published/);
 });
+
+test('a gate that passed but could not check the trend says so in the summary', () => {
+  const note =
+    'no previous cycle: trend not checked (SHOP-R7 (rank 7) is the first cycle of the series "Nightly {run_number}")';
+  const passed = { ...result, gate: { passed: true, reasons: [], evaluated: true, notes: [note] } };
+  const md = renderSummary(passed, []);
+  expect(md).toContain('## testcycle: ✅ Gate passed');
+  expect(md).toContain(
+    '**Gate**\n\n- Note: no previous cycle: trend not checked (SHOP-R7 (rank 7)',
+  );
+  const quiet = renderSummary(
+    { ...passed, gate: { passed: true, reasons: [], evaluated: true } },
+    [],
+  );
+  expect(quiet).not.toContain('**Gate**');
+});

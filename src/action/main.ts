@@ -139,6 +139,7 @@ export async function run(): Promise<void> {
       core.setOutput('requests', String(client.stats.total));
       core.setOutput('requests-retried', String(client.stats.retried));
       core.setOutput('rate-limited', String(client.stats.rateLimited));
+      for (const note of outcome?.result.gate.notes ?? []) logger.info(`gate: ${note}`);
       if (outcome) await report(outcome.result, outcome.reports, githubToken);
       if (outcome && !outcome.result.gate.passed)
         throw new GateFailedError(outcome.result.gate.reasons);

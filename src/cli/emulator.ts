@@ -29,13 +29,20 @@ export async function runEmulatorCommand({ settings, io }: CommandContext): Prom
   } catch (error) {
     throw new ConfigError('chaos', (error as Error).message.replace(/^--chaos: /, ''));
   }
-  const emulator = await startEmulator({
-    host: text(settings, 'host')!,
-    port: numeric(settings, 'port')!,
-    seed,
-    rateLimit,
-    chaos,
-  });
+  let emulator;
+  try {
+    emulator = await startEmulator({
+      host: text(settings, 'host')!,
+      port: numeric(settings, 'port')!,
+      seed,
+      rateLimit,
+      chaos,
+    });
+  } catch (error) {
+    // A seeded record the create path refuses is named by its entry (testCases[3].rank ...).
+    if (error instanceof SeedError) throw new ConfigError('seed', `${seedFile}: ${error.message}`);
+    throw error;
+  }
   io.stdout(`emulator listening on ${emulator.url}`);
   if (!seedFile) {
     for (const t of emulator.seed.tokens ?? []) io.stdout(`token (${t.role}): ${t.token}`);

@@ -18,6 +18,7 @@ import {
   reportSettings,
   requestsOf,
   clientSettings,
+  outputFile,
   type PublishResult,
 } from '../publish/index.js';
 import type { CommandContext } from './main.js';
@@ -49,6 +50,7 @@ export async function runPublishCommand(ctx: CommandContext): Promise<number> {
   // Every setting is checked before a report is read: a usage error is the first thing to fix.
   const settings = publishSettings(src, io.env);
   const client = clientSettings(src);
+  outputFile(src, 'summary-file');
   // Reports next: a missing or broken report fails before any request.
   const reports = await readReportSet(reportSettings(src), ctx.logger);
   // An interrupt (Ctrl-C, a cancelled CI job) stops between writes; a second one stops at once.
@@ -102,6 +104,7 @@ export async function runCheckCommand(ctx: CommandContext): Promise<number> {
 export async function runGateCommand(ctx: CommandContext): Promise<number> {
   const target = cycleSettings(ctx.settings, ctx.io.env);
   const gate = gateSettings(ctx.settings);
+  outputFile(ctx.settings, 'summary-file');
   return withClient(ctx, async (client) => {
     const result = await gateCycle(client, target, gate);
     return await finish(ctx, result, renderSummary(result, [], summaryOptions(ctx)));
@@ -125,6 +128,7 @@ async function finish(
           outcome: gateOutcome(result),
           passed: result.dryRun ? null : result.gate.passed,
           reasons: result.gate.reasons,
+          ...(result.gate.notes ? { notes: result.gate.notes } : {}),
         },
       }),
     );
@@ -157,12 +161,14 @@ function humanResult(r: PublishResult, color: boolean): string {
     );
   }
   if (r.unmatched.length) lines.push(`unmatched: ${r.unmatched.length} test(s)`);
-  if (r.gate.evaluated)
+  if (r.gate.evaluated) {
     lines.push(
       r.gate.passed
         ? paint(32, 'gate: passed')
         : `${paint(31, 'gate: FAILED')}\n${r.gate.reasons.map((x) => `  - ${x}`).join('\n')}`,
     );
+    for (const note of r.gate.notes ?? []) lines.push(`  note: ${note}`);
+  }
   lines.push(
     `requests: ${r.requests.total}${r.requests.retried ? ` (${r.requests.retried} retried)` : ''}${r.requests.rateLimited ? `, ${r.requests.rateLimited} rate-limited` : ''}`,
   );

@@ -4,7 +4,14 @@
  */
 import type { ServiceClient } from '../api/client.js';
 import { ConfigError } from '../api/errors.js';
-import { flag, numeric, text, userFilterSetting, type SettingSource } from '../publish/settings.js';
+import {
+  flag,
+  numeric,
+  outputFile,
+  text,
+  userFilterSetting,
+  type SettingSource,
+} from '../publish/settings.js';
 import { analyze } from './analyze.js';
 import { renderHtml } from './html.js';
 import { renderMarkdown } from './markdown.js';
@@ -31,8 +38,8 @@ export function reportCommandSettings(src: SettingSource): ReportCommandSettings
     last: numeric(src, 'last')!,
     history: flag(src, 'history'),
     maxRequests: numeric(src, 'max-requests'),
-    htmlFile: text(src, 'html-file')!,
-    markdownFile: text(src, 'markdown-file'),
+    htmlFile: outputFile(src, 'html-file')!,
+    markdownFile: outputFile(src, 'markdown-file'),
   };
 }
 

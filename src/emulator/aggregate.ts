@@ -6,6 +6,7 @@ import { RESOURCES, type ResourceSpec, type ResourceType } from '../schema/resou
 import { ApiError } from './errors.js';
 import type { FilterEnv } from './filtrql/evaluator.js';
 import { AGGREGATE_FUNCTIONS, AGGREGATE_PARAMS, checkParams, recordFilter } from './query.js';
+import { own } from './own.js';
 import type { StoredRecord } from './store.js';
 
 export function aggregate(
@@ -20,7 +21,7 @@ export function aggregate(
   const spec = RESOURCES[type] as ResourceSpec;
   const groupBy = query.getAll('aggregations[groupBy][]');
   for (const column of groupBy) {
-    if (!spec.attributes[column] && column !== 'id') {
+    if (!own(spec.attributes, column) && column !== 'id') {
       throw new ApiError(
         400,
         'UNKNOWN_FIELD',
@@ -35,7 +36,7 @@ export function aggregate(
   for (const fn of AGGREGATE_FUNCTIONS) {
     const column = query.get(`aggregations[${fn}]`);
     if (column === null) continue;
-    const kind = spec.attributes[column]?.kind;
+    const kind = own(spec.attributes, column)?.kind;
     if (kind !== 'integer' && kind !== 'number') {
       const valid = Object.entries(spec.attributes)
         .filter(([, a]) => a.kind === 'integer' || a.kind === 'number')

@@ -67,6 +67,8 @@ export const MESSAGES = {
   noRoute: (method: string, path: string) => `No route ${method} ${path}.`,
   badPath: (path: string) =>
     `The path ${JSON.stringify(path.slice(0, 200))} holds a malformed percent-encoding (% must be followed by two hex digits).`,
+  malformedTarget: (target: string) =>
+    `The request target ${JSON.stringify(target.slice(0, 200))} is not a path of this server: it starts with one / and holds no empty segment (//).`,
   foreignHost: (host: string | undefined) =>
     `Host ${JSON.stringify(host ?? '')} is not this emulator's: listening on loopback, it answers only 127.0.0.1, localhost and [::1] (a guard against DNS rebinding).`,
   livePageToken:

@@ -6,7 +6,8 @@
  * only the rendering is shared with the report.
  */
 import { analyze } from '../dashboard/analyze.js';
-import { renderHtml, type LiveRequest } from '../dashboard/html.js';
+import type { IncomingHttpHeaders } from 'node:http';
+import { CONTENT_SECURITY_POLICY, renderHtml, type LiveRequest } from '../dashboard/html.js';
 import type { SeriesData, TestInfo } from '../dashboard/series.js';
 import { countsFrom } from '../publish/gate.js';
 import type { ExecutionResult } from '../schema/resources.js';
@@ -26,13 +27,71 @@ export function livePageAllowed(
   return loopback || (bearer !== undefined && tokens.has(bearer));
 }
 
+/**
+ * Headers of every page the emulator serves: the page's own policy (which its <meta> states too)
+ * as a header, where `frame-ancestors` works, and no framing, so another site cannot overlay it.
+ */
+export const PAGE_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'content-security-policy': `${CONTENT_SECURITY_POLICY}; frame-ancestors 'none'`,
+  'x-frame-options': 'DENY',
+} as const;
+
+/** Query parameters whose values are not shown: credentials sent in a URL (`?access_token=`). */
+const SECRET_PARAMETER = /token|secret|key|pass|sig|auth/i;
+
+/**
+ * A request target (path and query, as sent) as the log shows it: decoded for people to read,
+ * with the values of secret-looking parameters as `***` (judged before decoding, so that an
+ * encoded `&` in a value cannot carry part of it out).
+ */
+export function shownTarget(target: string): string {
+  const at = target.indexOf('?');
+  if (at < 0) return decoded(target);
+  const query = target
+    .slice(at + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = decoded(eq < 0 ? pair : pair.slice(0, eq));
+      return eq >= 0 && SECRET_PARAMETER.test(name) ? `${name}=***` : decoded(pair);
+    });
+  return `${decoded(target.slice(0, at))}?${query.join('&')}`;
+}
+
+/** A URL component as a person reads it (%22 as "); left encoded where it does not decode. */
+function decoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * A browser's request from another site (Sec-Fetch-Site, or an Origin that is not the Host it
+ * was sent to). Refused, it is no entry of the log: a page the user visits cannot write there.
+ */
+export function isCrossSite(headers: IncomingHttpHeaders): boolean {
+  if (headers['sec-fetch-site'] === 'cross-site') return true;
+  const origin = headers.origin;
+  if (origin === undefined) return false;
+  try {
+    return new URL(origin).host !== (headers.host ?? '').toLowerCase();
+  } catch {
+    return true; // `Origin: null` (a sandboxed or file page) and anything unreadable
+  }
+}
+
 /** The latest requests, newest first, at most `size` of them. */
 export class RequestLog {
   private readonly entries: LiveRequest[] = [];
   constructor(private readonly size = 50) {}
 
+  /** An entry by the request's target as sent (`path`), shown by shownTarget. */
   add(entry: LiveRequest): void {
-    this.entries.unshift(entry);
+    this.entries.unshift({ ...entry, path: shownTarget(entry.path) });
     if (this.entries.length > this.size) this.entries.pop();
   }
 

@@ -6,6 +6,7 @@ import { RESOURCES, type ResourceSpec, type ResourceType } from '../schema/resou
 import { ApiError } from './errors.js';
 import { compileFilter, type FilterEnv, FilterFieldError } from './filtrql/evaluator.js';
 import { FilterSyntaxError } from './filtrql/lexer.js';
+import { own } from './own.js';
 import type { StoredRecord } from './store.js';
 
 export const DEFAULT_PAGE_SIZE = 25;
@@ -89,7 +90,7 @@ export function parseSort(type: ResourceType, text: string | null): SortKey[] {
   return text.split(',').map((part) => {
     const desc = part.startsWith('-');
     const name = desc ? part.slice(1) : part;
-    if (name !== 'id' && !attrs[name]) {
+    if (name !== 'id' && !own(attrs, name)) {
       throw new ApiError(
         400,
         'UNKNOWN_FIELD',

@@ -4,6 +4,7 @@
  */
 import type { ResourceType } from '../schema/resources.js';
 import { ApiError, MESSAGES } from './errors.js';
+import { own } from './own.js';
 import type { Store, StoredRecord } from './store.js';
 
 export interface RuleContext {
@@ -26,8 +27,8 @@ interface TypeRules {
 /** Significance from complexity and impact (SERVICE-API.md 2.8; the formula is the emulator's choice). */
 const LEVEL = { LOW: 1, MEDIUM: 2, HIGH: 3 } as Record<string, number>;
 function significance(complexity: unknown, impact: unknown): string | null {
-  const c = LEVEL[String(complexity)];
-  const i = LEVEL[String(impact)];
+  const c = own(LEVEL, String(complexity));
+  const i = own(LEVEL, String(impact));
   if (!c || !i) return null;
   const score = c * i;
   return score >= 9 ? 'CRITICAL' : score >= 6 ? 'HIGH' : score >= 3 ? 'MEDIUM' : 'LOW';
@@ -67,7 +68,7 @@ export const TYPE_RULES: Partial<Record<ResourceType, TypeRules>> = {
   test_case_executions: {
     checkCreate(input) {
       // SERVICE-API.md 3, rule 2: a new execution is created without a client-sent result.
-      if ('result' in input)
+      if (Object.hasOwn(input, 'result'))
         throw new ApiError(
           422,
           'RESULT_ON_CREATE',
@@ -82,7 +83,7 @@ export const TYPE_RULES: Partial<Record<ResourceType, TypeRules>> = {
       record.attributes.executedAt = null;
     },
     updating(record, changes, { store, now }) {
-      if (!('result' in changes)) return;
+      if (!Object.hasOwn(changes, 'result')) return;
       const cycle = store.get('test_cycles', String(record.attributes.testCycleId));
       const status = String(cycle?.attributes.status ?? 'DRAFT');
       // SERVICE-API.md 3, rule 1: results are recorded on ACTIVE cycles only.

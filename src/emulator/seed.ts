@@ -76,6 +76,23 @@ export function validateSeed(value: unknown, where = 'seed'): Seed {
   const seed = value as Seed;
   if (seed.region !== undefined && !REGIONS.includes(seed.region))
     fail('region', `must be one of ${REGIONS.join(', ')}.`);
+  const isObject = (v: unknown) => !!v && typeof v === 'object' && !Array.isArray(v);
+  const optionalUuid = (v: unknown, path: string) => {
+    if (v !== undefined && (typeof v !== 'string' || !UUID.test(v)))
+      fail(path, 'must be a uuid (or left out: the emulator makes one).');
+  };
+  const optionalText = (v: unknown, path: string) => {
+    if (v !== undefined && v !== null && typeof v !== 'string') fail(path, 'must be a string.');
+  };
+  for (const key of ['project', 'organization'] as const) {
+    const part = seed[key] as Record<string, unknown> | undefined;
+    if (part === undefined) continue;
+    if (!isObject(part)) fail(key, 'must be an object.');
+    optionalUuid(part.id, `${key}.id`);
+    optionalText(part.name, `${key}.name`);
+  }
+  if (seed.project?.key !== undefined && !/^[A-Za-z0-9_]+$/.test(String(seed.project.key)))
+    fail('project.key', 'must be letters, digits or _ (the keys of records start with it).');
   for (const key of [
     'users',
     'tokens',
@@ -86,6 +103,15 @@ export function validateSeed(value: unknown, where = 'seed'): Seed {
   ] as const) {
     if (seed[key] !== undefined && !Array.isArray(seed[key])) fail(key, 'must be an array.');
   }
+  const userIds = new Map<string, number>();
+  seed.users?.forEach((u, i) => {
+    if (!isObject(u)) fail(`users[${i}]`, 'must be an object: {id, name, email, role}.');
+    optionalUuid(u.id, `users[${i}].id`);
+    for (const at of ['name', 'email', 'role'] as const) optionalText(u[at], `users[${i}].${at}`);
+    if (u.id === undefined) return;
+    if (userIds.has(u.id)) fail(`users[${i}].id`, `repeats users[${userIds.get(u.id)}]'s ${u.id}.`);
+    userIds.set(u.id, i);
+  });
   seed.tokens?.forEach((t, i) => {
     if (!t || typeof t.token !== 'string' || t.token.length < 8)
       fail(`tokens[${i}].token`, 'must be a string of at least 8 characters.');
@@ -106,11 +132,14 @@ export function validateSeed(value: unknown, where = 'seed'): Seed {
   });
   for (const [key, keyAttribute] of SEEDED_KEYS) {
     const seen = new Map<unknown, number>();
+    const ids = new Map<unknown, number>();
     seed[key]?.forEach((r, i) => {
-      if (!r || typeof r.name !== 'string' || !r.name)
+      if (!isObject(r)) fail(`${key}[${i}]`, "must be an object of the record's attributes.");
+      if (typeof r.name !== 'string' || !r.name)
         fail(`${key}[${i}].name`, 'must be a non-empty string.');
-      if (r.id !== undefined && (typeof r.id !== 'string' || !UUID.test(r.id)))
-        fail(`${key}[${i}].id`, 'must be a uuid (or left out: the emulator makes one).');
+      optionalUuid(r.id, `${key}[${i}].id`);
+      if (ids.has(r.id)) fail(`${key}[${i}].id`, `repeats ${key}[${ids.get(r.id)}]'s ${r.id}.`);
+      if (r.id !== undefined) ids.set(r.id, i);
       const own = r[keyAttribute];
       if (own === undefined) return;
       if (typeof own !== 'string' || !/^[A-Za-z0-9_]+-[A-Za-z0-9_-]+$/.test(own))

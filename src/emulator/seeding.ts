@@ -5,7 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { RESOURCES, type ResourceSpec, type ResourceType } from '../schema/resources.js';
-import type { Seed } from './seed.js';
+import { ApiError } from './errors.js';
+import { type Seed, SeedError } from './seed.js';
 import type { Store, StoredRecord } from './store.js';
 
 export interface Space {
@@ -103,16 +104,35 @@ export function seedRecords(
       if (typeof key === 'string') claimKey(type, key);
     }
   for (const [type, list] of SEEDED)
-    for (const { id, ...attrs } of seed[list] ?? []) {
+    (seed[list] ?? []).forEach(({ id, ...attrs }, i) => {
       const keyAttribute = (RESOURCES[type] as ResourceSpec).key!.attribute;
       const { [keyAttribute]: key, ...rest } = attrs;
-      create(
-        type,
-        { projectId: space.projectId, rank: nextRank(type), ...rest },
-        {
-          id: id as string | undefined,
-          key: key as string | undefined,
-        },
-      );
-    }
+      const rank = Object.hasOwn(rest, 'rank') ? undefined : nextRank(type);
+      if (rank !== undefined && !Number.isSafeInteger(rank))
+        throw new SeedError(
+          `${list}[${i}].rank is left out, and the one after the largest rank so far (${rank - 1}) is past ${Number.MAX_SAFE_INTEGER}, where ranks cannot be told apart: give it a rank.`,
+        );
+      try {
+        create(
+          type,
+          { projectId: space.projectId, ...(rank === undefined ? {} : { rank }), ...rest },
+          { id: id as string | undefined, key: key as string | undefined },
+        );
+      } catch (error) {
+        if (error instanceof ApiError) throw seedEntryError(`${list}[${i}]`, error);
+        throw error;
+      }
+    });
+}
+
+/** A seeded record the create path refused, named by its entry: `testCases[3].rank must be ...`. */
+function seedEntryError(entry: string, error: ApiError): SeedError {
+  const attribute = /^\/data\/attributes\/([^/]+)/.exec(error.source?.pointer ?? '')?.[1];
+  if (attribute === undefined) return new SeedError(`${entry}: ${error.detail}`);
+  const quoted = `'${attribute}' `;
+  return new SeedError(
+    error.detail.startsWith(quoted)
+      ? `${entry}.${attribute} ${error.detail.slice(quoted.length)}`
+      : `${entry}.${attribute}: ${error.detail}`,
+  );
 }

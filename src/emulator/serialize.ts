@@ -11,6 +11,7 @@ import {
   isResourceType,
 } from '../schema/resources.js';
 import { ApiError } from './errors.js';
+import { own } from './own.js';
 import { MAX_INCLUDE_DEPTH } from './query.js';
 import type { StoredRecord } from './store.js';
 
@@ -170,7 +171,7 @@ export function included(
     let current: StoredRecord[] = records;
     let currentType = type;
     for (const part of parts) {
-      const rel = (RESOURCES[currentType] as ResourceSpec).toOne?.[part];
+      const rel = own((RESOURCES[currentType] as ResourceSpec).toOne, part);
       if (!rel) {
         const valid = Object.keys((RESOURCES[currentType] as ResourceSpec).toOne ?? {});
         throw new ApiError(

@@ -11,7 +11,7 @@ import { Chaos, type ChaosDecision, NO_CHAOS, parseChaos, type ChaosOptions } fr
 import { filterReference, openApiDocument } from './describe.js';
 import { ApiError, MESSAGES } from './errors.js';
 import { hostOf, isLoopbackAddress, linkBase, readBody, send } from './http-io.js';
-import { livePage, livePageAllowed, RequestLog } from './live-page.js';
+import { isCrossSite, livePage, livePageAllowed, PAGE_HEADERS, RequestLog } from './live-page.js';
 import { checkAccept, checkContentType } from './negotiate.js';
 import { parseRate, type RateLimit, RateWindow } from './rate-window.js';
 import { compileRoutes, matchRoute, type Route, type RouteMatch } from './routes.js';
@@ -48,12 +48,17 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
-/** A path as a person reads it (%22 as "); left encoded where it does not decode. */
-function readable(path: string): string {
+/**
+ * The request target as a URL of this server, or undefined when it is not an origin-form path:
+ * `//host/x` is read as a path, never as another host, and an empty segment is malformed.
+ */
+function requestUrl(target: string | undefined): URL | undefined {
+  const text = target ?? '/';
+  if (!text.startsWith('/') || text.split('?')[0]!.includes('//')) return undefined;
   try {
-    return decodeURIComponent(path);
+    return new URL(`http://emulator${text}`);
   } catch {
-    return path;
+    return undefined;
   }
 }
 
@@ -61,7 +66,6 @@ function readable(path: string): string {
 class Dropped {}
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
-const HTML_HEADERS = { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' };
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const seed = options.seed ?? demoSeed();
@@ -83,18 +87,22 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   /** Every answered request is counted, and shown on the live page by its token's name. */
   function record(
     req: http.IncomingMessage,
-    url: URL,
+    target: string,
     route: string,
     status: number | string,
     started: number,
   ) {
     const method = req.method ?? 'GET';
     stats.count(method, route, status);
+    // A refused request from another site (or for another host name: DNS rebinding) is counted
+    // but not logged: a web page the user visits cannot write into the live page.
+    const refused = typeof status === 'number' && status >= 400;
+    if (refused && (status === 421 || isCrossSite(req.headers))) return;
     const bearer = bearerOf(req);
     requestLog.add({
       at: new Date().toISOString(),
       method,
-      path: readable(url.pathname + url.search),
+      path: target,
       status,
       ms: Math.round(performance.now() - started),
       token: bearer ? (tokenNames.get(bearer) ?? 'unknown token') : 'no token',
@@ -113,7 +121,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       if (!livePageAllowed(ownHosts !== undefined, bearerOf(req), tokens))
         send(res, 403, new ApiError(403, 'FORBIDDEN', MESSAGES.livePageToken).toBody());
       else
-        res.writeHead(200, HTML_HEADERS).end(
+        res.writeHead(200, PAGE_HEADERS).end(
           livePage(service.store, requestLog.latest(), {
             title: `Emulator: ${seed.project?.name ?? 'Space'}`,
             refreshSeconds: options.liveRefreshSeconds,
@@ -181,12 +189,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const method = req.method ?? 'GET';
     const started = performance.now();
-    const url = new URL(req.url ?? '/', 'http://emulator');
+    const url = requestUrl(req.url);
+    const target = url ? url.pathname + url.search : (req.url ?? '');
     let routeName = `${method} (unmatched)`;
     try {
       // DNS rebinding: a web page's own host name that resolves to 127.0.0.1 must not reach us.
       if (ownHosts && !ownHosts.has(hostOf(req.headers.host)))
         throw new ApiError(421, 'MISDIRECTED_REQUEST', MESSAGES.foreignHost(req.headers.host));
+      if (!url) throw new ApiError(400, 'INVALID_PATH', MESSAGES.malformedTarget(target));
       if (control(req, res, url.pathname)) return;
       const matched = findRoute(routes, method, url.pathname);
       if (matched && 'route' in matched) routeName = matched.route.name;
@@ -210,23 +220,25 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       }
       // Processed, but the answer is lost: the client must look before it repeats a create.
       if (decision?.fault === 'reset-after') throw new Dropped();
-      record(req, url, routeName, result.status, started);
+      record(req, target, routeName, result.status, started);
       send(res, result.status, result.body, {
         ...(result.etag ? { etag: result.etag } : {}),
         ...(match.route.kind === 'openapi' ? JSON_HEADERS : {}),
       });
     } catch (error) {
       if (error instanceof Dropped) {
-        record(req, url, routeName, 'reset', started);
+        record(req, target, routeName, 'reset', started);
         req.socket.destroy();
       } else if (error instanceof ApiError) {
-        record(req, url, routeName, error.status, started);
+        record(req, target, routeName, error.status, started);
         send(res, error.status, error.toBody(), error.headers);
       } else throw error;
     }
   }
 
   const server = http.createServer((req, res) => {
+    // No answer is sniffed into another type (a JSON error read as a page or a script).
+    res.setHeader('x-content-type-options', 'nosniff');
     void handle(req, res).catch((error: unknown) => {
       if (!res.headersSent)
         send(

@@ -258,7 +258,7 @@ export class EmulatorService {
       explicitId,
     );
     rules?.created?.(record, { store: this.store, now });
-    if ('createdBy' in spec.attributes && record.attributes.createdBy == null)
+    if (Object.hasOwn(spec.attributes, 'createdBy') && record.attributes.createdBy == null)
       record.attributes.createdBy = caller.userId;
     return record;
   }
@@ -279,8 +279,11 @@ export class EmulatorService {
     );
     const now = new Date(this.now()).toISOString();
     TYPE_RULES[type]?.updating?.(record, changes, { store: this.store, now });
-    if ('updatedAt' in record.attributes) changes.updatedAt = now;
-    if ('updatedBy' in (RESOURCES[type] as ResourceSpec).attributes && !('updatedBy' in attributes))
+    if (Object.hasOwn(record.attributes, 'updatedAt')) changes.updatedAt = now;
+    if (
+      Object.hasOwn((RESOURCES[type] as ResourceSpec).attributes, 'updatedBy') &&
+      !Object.hasOwn(attributes, 'updatedBy')
+    )
       changes.updatedBy = req.caller.userId;
     this.store.write(record, changes);
     return { status: 200, body: { data: this.serialize(record, req.base) }, etag: record.etag };

@@ -29,7 +29,8 @@ interface Table {
   ordered: StoredRecord[];
   /** foreign key attribute -> value -> records, for to-many routes and quantifiers. */
   byForeignKey: Map<string, Map<string, StoredRecord[]>>;
-  keyCounter: number;
+  /** The number of the latest key (SHOP-T17: 17n); exact past 2^53, as keys are text. */
+  keyCounter: bigint;
   /** Unique attribute sets (one name, or a uniqueTogether group) -> value key -> records. */
   byValues: Map<string, { attributes: readonly string[]; index: Map<string, Set<StoredRecord>> }>;
   /** Highest rank ever stored: the next rank is one more, whatever was deleted since. */
@@ -71,7 +72,7 @@ export class Store {
         byId: new Map(),
         ordered: [],
         byForeignKey: new Map(foreignKeysOf(type).map((k) => [k, new Map()])),
-        keyCounter: 0,
+        keyCounter: 0n,
         byValues: new Map(
           uniqueSetsOf(type).map((names) => [
             names.join(','),
@@ -106,7 +107,11 @@ export class Store {
     const spec = (RESOURCES[type] as ResourceSpec).key;
     const own =
       spec && new RegExp(`^${escapeRegExp(this.projectKey)}-${spec.prefix}(\\d+)$`).exec(key);
-    if (own) this.table(type).keyCounter = Math.max(this.table(type).keyCounter, Number(own[1]));
+    if (own) {
+      const table = this.table(type);
+      const n = BigInt(own[1]!);
+      if (n > table.keyCounter) table.keyCounter = n;
+    }
     return key;
   }
 

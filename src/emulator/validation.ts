@@ -10,6 +10,7 @@ import {
   type ResourceType,
 } from '../schema/resources.js';
 import { ApiError, MESSAGES } from './errors.js';
+import { own } from './own.js';
 import { type Store, type StoredRecord, uniqueSetsOf } from './store.js';
 
 export function readDocument(
@@ -57,7 +58,7 @@ export function validateAttributes(
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(input)) {
     const pointer = `/data/attributes/${name}`;
-    const attr = spec.attributes[name];
+    const attr = own(spec.attributes, name);
     if (!attr) {
       throw new ApiError(
         422,

@@ -37,6 +37,8 @@ export interface CycleCounts {
 export interface GateVerdict {
   passed: boolean;
   reasons: string[];
+  /** What the gate could not check and why, when that passes (the first cycle of a series). */
+  notes?: string[];
 }
 
 /** The thresholds failed: each adapter maps this kind once (exit 1, a failed step). */
@@ -93,19 +95,44 @@ export interface PreviousCycle {
   passRate: number | null;
 }
 
+/**
+ * No previous cycle to compare with, and why. `first`: the series holds no other cycle, so there
+ * is nothing to compare with (the gate passes and says so); otherwise there are others, but none
+ * could be placed before this one (the gate fails: the trend it was asked for went unchecked).
+ */
+export interface NoPreviousCycle {
+  first: boolean;
+  why: string;
+}
+
 export function verdict(
   counts: CycleCounts,
   gate: GateOptions,
-  previous?: PreviousCycle,
+  previous?: PreviousCycle | NoPreviousCycle,
 ): GateVerdict {
   const reasons: string[] = [];
+  const notes: string[] = [];
   const rate = passRate(counts, gate.basis);
-  if (gate.maxPassRateDrop !== undefined && rate !== null && previous?.passRate != null) {
-    const drop = Math.round((previous.passRate - rate) * 100) / 100;
-    if (drop > gate.maxPassRateDrop)
-      reasons.push(
-        `pass rate ${rate}% fell ${drop} points from ${previous.passRate}% in ${previous.key} "${oneLine(previous.name)}" (at most ${gate.maxPassRateDrop} allowed)`,
-      );
+  if (gate.maxPassRateDrop !== undefined && previous) {
+    if ('why' in previous) {
+      if (previous.first) notes.push(`no previous cycle: trend not checked (${previous.why})`);
+      else
+        reasons.push(
+          `no previous cycle found in the series, so the pass rate drop (at most ${gate.maxPassRateDrop} allowed) was not checked: ${previous.why}`,
+        );
+    } else if (previous.passRate === null || rate === null) {
+      const which =
+        rate === null
+          ? 'this cycle'
+          : `the previous cycle ${previous.key} "${oneLine(previous.name)}"`;
+      notes.push(`${which} has no pass rate (no counted tests): trend not checked`);
+    } else {
+      const drop = Math.round((previous.passRate - rate) * 100) / 100;
+      if (drop > gate.maxPassRateDrop)
+        reasons.push(
+          `pass rate ${rate}% fell ${drop} points from ${previous.passRate}% in ${previous.key} "${oneLine(previous.name)}" (at most ${gate.maxPassRateDrop} allowed)`,
+        );
+    }
   }
   if (gate.minPassRate !== undefined) {
     if (rate === null)
@@ -122,7 +149,7 @@ export function verdict(
   if (gate.failOnNotExecuted && counts.notExecuted + counts.inProgress > 0) {
     reasons.push(`${counts.notExecuted + counts.inProgress} not executed (fail-on-not-executed)`);
   }
-  return { passed: reasons.length === 0, reasons };
+  return { passed: reasons.length === 0, reasons, ...(notes.length ? { notes } : {}) };
 }
 
 /** The verdict on a cycle: its counts (one aggregate), and the previous cycle's when a drop is checked. */
@@ -134,7 +161,7 @@ export async function evaluateGate(
   const counts = await cycleCounts(client, cycle.id, gate.filter);
   const previous =
     gate.maxPassRateDrop !== undefined && gate.series
-      ? await previousCycle(client, cycle, gate.series, gate)
+      ? await lookUpPrevious(client, cycle, gate.series, gate)
       : undefined;
   return { counts, verdict: verdict(counts, gate, previous) };
 }
@@ -145,7 +172,8 @@ const SERIES_PAGES = 3;
 /**
  * The cycle of the series ranked just before `cycle`: the names the template renders to
  * (series.ts), found newest first by rank; the service narrows the listing by the template's
- * literal parts, the name is then matched exactly here.
+ * literal parts, the name is then matched exactly here. Undefined when there is none (see
+ * lookUpPrevious for why).
  */
 export async function previousCycle(
   client: ServiceClient,
@@ -153,30 +181,62 @@ export async function previousCycle(
   template: string,
   gate: Pick<GateOptions, 'basis' | 'filter'>,
 ): Promise<PreviousCycle | undefined> {
-  const rank = Number(cycle.attributes.rank);
+  const found = await lookUpPrevious(client, cycle, template, gate);
+  return 'why' in found ? undefined : found;
+}
+
+/** previousCycle, or why there is none: the first of its series, or others not placed before it. */
+export async function lookUpPrevious(
+  client: ServiceClient,
+  cycle: Resource<'test_cycles'>,
+  template: string,
+  gate: Pick<GateOptions, 'basis' | 'filter'>,
+): Promise<PreviousCycle | NoPreviousCycle> {
+  const rank = cycle.attributes.rank;
+  const shown = `${String(cycle.attributes.testCycleKey ?? cycle.id)} (rank ${String(rank)})`;
+  const series = `"${oneLine(template)}"`;
+  // Past 2^53 - 1 ranks are not exact (rank + 1 rounds back to rank): they order nothing.
+  const exact = (r: unknown): r is number => typeof r === 'number' && Number.isSafeInteger(r);
+  let others = 0;
+  /** Other cycles of the series that cannot be placed before or after this one. */
+  let unordered = 0;
   let pages = 0;
   for await (const page of client.pages<'test_cycles'>('/test_cycles', {
     filter: patternFilter(template),
     sort: ['-rank'],
     fields: { test_cycles: ['name', 'rank', 'testCycleKey'] },
   })) {
-    const found = page.data.find(
-      (c) =>
-        c.id !== cycle.id &&
-        Number(c.attributes.rank) < rank &&
-        matchesPattern(template, String(c.attributes.name ?? '')),
-    );
-    if (found) {
-      const counts = await cycleCounts(client, found.id, gate.filter);
-      return {
-        key: String(found.attributes.testCycleKey ?? found.id),
-        name: String(found.attributes.name ?? ''),
-        passRate: passRate(counts, gate.basis),
-      };
+    for (const c of page.data) {
+      if (c.id === cycle.id || !matchesPattern(template, String(c.attributes.name ?? ''))) continue;
+      others++;
+      const theirs = c.attributes.rank;
+      if (!exact(rank) || !exact(theirs) || theirs === rank) unordered++;
+      else if (theirs < rank) {
+        const counts = await cycleCounts(client, c.id, gate.filter);
+        return {
+          key: String(c.attributes.testCycleKey ?? c.id),
+          name: String(c.attributes.name ?? ''),
+          passRate: passRate(counts, gate.basis),
+        };
+      }
     }
-    if (++pages >= SERIES_PAGES) break;
+    if (++pages >= SERIES_PAGES)
+      return {
+        first: false,
+        why: `the newest ${SERIES_PAGES} pages of cycles hold ${others} other cycle(s) of the series ${series}, none ranked below ${shown}`,
+      };
   }
-  return undefined;
+  if (unordered > 0)
+    return {
+      first: false,
+      why: `${unordered} other cycle(s) of the series ${series} cannot be ordered against ${shown}: the same rank, or one that is not a whole number up to ${Number.MAX_SAFE_INTEGER}`,
+    };
+  return {
+    first: true,
+    why: others
+      ? `${shown} is ranked before every other cycle of the series ${series}`
+      : `${shown} is the first cycle of the series ${series}`,
+  };
 }
 
 export async function cycleCounts(

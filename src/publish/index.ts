@@ -27,6 +27,7 @@ export {
   cycleCounts,
   evaluateGate,
   previousCycle,
+  lookUpPrevious,
   verdict,
   passRate,
   hasThresholds,
@@ -35,6 +36,7 @@ export {
   type CycleCounts,
   type GateVerdict,
   type PreviousCycle,
+  type NoPreviousCycle,
 } from './gate.js';
 export {
   DEFAULT_AUTOMATION_KEY,
@@ -43,6 +45,7 @@ export {
   explicitKeyOf,
   keyPattern,
   checkAutomationKeyTemplate,
+  RankRangeError,
 } from './match.js';
 export { populateCycle } from './populate.js';
 export {
@@ -60,6 +63,7 @@ export {
   numeric,
   required,
   text,
+  outputFile,
   settingsFrom,
   type SettingSource,
   type PublishSettings,

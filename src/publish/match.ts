@@ -5,7 +5,7 @@
  * `--create-missing-cases` creates the rest.
  */
 import { type ListParams, type Resource, type ServiceClient } from '../api/client.js';
-import { ConfigError, type Words } from '../api/errors.js';
+import { ConfigError, TestcycleError, type Words } from '../api/errors.js';
 import { chunkIn, f } from '../api/filter.js';
 import { oneLine, type Logger } from '../api/redact.js';
 import type { ParsedReport, TestResult } from '../reports/model.js';
@@ -275,7 +275,7 @@ export async function matchTests(
 
   let casesCreated = 0;
   if (missing.size > 0 && options.createMissingCases && !options.dryRun) {
-    let rank = await nextRank(client, 'test_cases');
+    let rank = await nextRank(client, 'test_cases', missing.size);
     for (const [auto, indexes] of missing) {
       const created = await createCase(client, input.projectId, auto, rank++);
       if (created.case) {
@@ -359,9 +359,26 @@ export function display(test: TestResult): string {
   return oneLine(test.classname ? `${test.classname} › ${test.name}` : test.name);
 }
 
+/**
+ * The Space's ranks are past what orders exactly: from 2^53 on, JSON numbers (doubles) cannot
+ * tell rank + 1 from rank, so a new record would not rank after the newest one.
+ */
+export class RankRangeError extends TestcycleError {
+  constructor(type: 'test_cases' | 'test_cycles', top: number, count: number) {
+    const what = type === 'test_cycles' ? 'test cycle' : 'test case';
+    super(
+      `the highest ${what} rank in this Space is ${top}; ${count > 1 ? `${count} new ${what}s` : `a new ${what}`} would need ranks past ${Number.MAX_SAFE_INTEGER} (2^53 - 1), which JSON numbers cannot order exactly (rank + 1 rounds back to rank). Renumber the ${what}s' ranks below that in the service, then run again.`,
+      'RANK_OUT_OF_RANGE',
+      'service',
+    );
+  }
+}
+
+/** The first of `count` ranks after the highest of the type; exact, or a RankRangeError. */
 export async function nextRank(
   client: ServiceClient,
   type: 'test_cases' | 'test_cycles',
+  count = 1,
 ): Promise<number> {
   const page = await client.page(`/${type}`, {
     sort: ['-rank'],
@@ -369,7 +386,9 @@ export async function nextRank(
     fields: { [type]: ['rank'] },
   });
   const top = page.data[0]?.attributes.rank;
-  return (typeof top === 'number' ? top : 0) + 1;
+  const base = typeof top === 'number' ? top : 0;
+  if (!(base + count <= Number.MAX_SAFE_INTEGER)) throw new RankRangeError(type, base, count);
+  return base + 1;
 }
 
 /** AUTOMATED with automationKey; the name is the key (names are unique). A 409 is re-read, never duplicated. */

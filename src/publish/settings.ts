@@ -4,6 +4,8 @@
  * errors name the setting by key, and the adapter renders it (`--max-failed`, input `max-failed`).
  * Everything is checked here, before a report is read or a request sent.
  */
+import { accessSync, constants, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { normalizeBaseUrl } from '../api/base-url.js';
 import type { ClientOptions } from '../api/client.js';
 import { ConfigError } from '../api/errors.js';
@@ -62,6 +64,33 @@ function raw(src: SettingSource, key: string): string | undefined {
 
 export function text(src: SettingSource, key: string): string | undefined {
   return raw(src, key);
+}
+
+/**
+ * A file the run writes when it is done (`html-file`, `summary-file`): its directory must exist
+ * and be writable, and the path must not be a directory, checked before the first request so that
+ * a typo costs no request. A missing directory is not made: a typo would otherwise write elsewhere.
+ */
+export function outputFile(src: SettingSource, key: string): string | undefined {
+  const file = text(src, key);
+  if (file === undefined) return undefined;
+  const path = resolve(file);
+  const dir = dirname(path);
+  const fail: (problem: string) => never = (problem) => {
+    throw new ConfigError(key, `cannot write ${file}: ${problem}`, 'OUTPUT_PATH');
+  };
+  const existing = statSync(path, { throwIfNoEntry: false });
+  if (existing?.isDirectory()) fail('it is a directory; give a file name.');
+  const parent = statSync(dir, { throwIfNoEntry: false });
+  if (!parent)
+    fail(`the directory ${dir} does not exist; create it first (mkdir -p) or give another path.`);
+  if (!parent.isDirectory()) fail(`${dir} is not a directory.`);
+  try {
+    accessSync(existing ? path : dir, constants.W_OK);
+  } catch {
+    fail(`${existing ? 'the file' : `the directory ${dir}`} is not writable.`);
+  }
+  return file;
 }
 
 export function required(src: SettingSource, key: string, what: string): string {

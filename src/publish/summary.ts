@@ -60,8 +60,15 @@ export function renderSummary(
     `| ${c.passed} | ${c.failed} | ${c.blocked} | ${c.skipped} | ${c.notExecuted} | ${c.inProgress} | ${c.total} |`,
     '',
   ];
-  if (result.gate.evaluated && !result.gate.passed) {
-    lines.push('**Gate**', '', ...result.gate.reasons.map((r) => `- ${escapeHtml(r)}`), '');
+  const notes = result.gate.notes ?? [];
+  if (result.gate.evaluated && (!result.gate.passed || notes.length)) {
+    lines.push(
+      '**Gate**',
+      '',
+      ...result.gate.reasons.map((r) => `- ${escapeHtml(r)}`),
+      ...notes.map((n) => `- Note: ${escapeHtml(n)}`),
+      '',
+    );
   }
   const w = result.writes;
   const requests = `Requests: ${result.requests.total}${result.requests.rateLimited ? ` (${result.requests.rateLimited} rate-limited)` : ''}`;

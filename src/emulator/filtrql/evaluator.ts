@@ -11,6 +11,7 @@ import {
 } from '../../schema/resources.js';
 import type { Expr, Span, ValueNode } from './ast.js';
 import { parseFilter } from './parser.js';
+import { own } from '../own.js';
 import { FUNCTIONS, TIME_UNITS } from './reference.js';
 
 export interface FilterRecord {
@@ -104,7 +105,7 @@ function compile(expr: Expr, type: ResourceType, env: FilterEnv): Predicate {
     case 'quantified': {
       const spec = RESOURCES[type] as ResourceSpec;
       const name = expr.path.join('.');
-      const relation = expr.path.length === 1 ? spec.toMany?.[name] : undefined;
+      const relation = expr.path.length === 1 ? own(spec.toMany, name) : undefined;
       if (!relation) {
         throw new FilterFieldError(
           `Unknown to-many relation '${name}' on ${type}`,
@@ -140,9 +141,10 @@ function resolvePath(path: string[], type: ResourceType, env: FilterEnv, span: S
     const name = path[i]!;
     const spec = RESOURCES[current] as ResourceSpec;
     const rest = path.length - i - 1;
-    if (rest > 0 && spec.toOne?.[name]) {
-      hops.push({ type: spec.toOne[name]!.type, via: spec.toOne[name]!.via });
-      current = spec.toOne[name]!.type;
+    const toOne = rest > 0 ? own(spec.toOne, name) : undefined;
+    if (toOne) {
+      hops.push({ type: toOne.type, via: toOne.via });
+      current = toOne.type;
       continue;
     }
     const follow = (rec: FilterRecord): FilterRecord | undefined => {
@@ -165,15 +167,14 @@ function resolvePath(path: string[], type: ResourceType, env: FilterEnv, span: S
       }
       return {
         get: (rec) =>
-          (follow(rec)?.attributes.customFields as Record<string, unknown> | undefined)?.[field],
+          own(follow(rec)?.attributes.customFields as Record<string, unknown> | undefined, field),
         spec: { kind: 'any' },
       };
     }
     if (rest === 0 && name === 'id')
       return { get: (rec) => follow(rec)?.id, spec: { kind: 'uuid' } };
-    if (rest === 0 && spec.attributes[name]) {
-      return { get: (rec) => follow(rec)?.attributes[name], spec: spec.attributes[name]! };
-    }
+    const attribute = rest === 0 ? own(spec.attributes, name) : undefined;
+    if (attribute) return { get: (rec) => follow(rec)?.attributes[name], spec: attribute };
     throw new FilterFieldError(
       `Unknown field '${path.slice(0, i + 1).join('.')}' on ${type}`,
       span,

@@ -11,6 +11,7 @@
  */
 import type { CompareOp, Expr, Quantifier, Span, TimeUnit, ValueNode } from './ast.js';
 import { FilterSyntaxError, tokenize, type Token, type TokenKind } from './lexer.js';
+import { own } from '../own.js';
 import { FUNCTIONS } from './reference.js';
 
 export function parseFilter(input: string): Expr {
@@ -203,7 +204,7 @@ class Parser {
         }
         break;
       case 'ident': {
-        const spec = FUNCTIONS[token.text];
+        const spec = own(FUNCTIONS, token.text);
         if (!spec) break;
         this.next();
         this.expect('(', `Expected '(' after ${token.text}`);
