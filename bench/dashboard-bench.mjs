@@ -1,4 +1,4 @@
-// Dashboard benchmark (issue 15): model + HTML + Markdown for 100 cycles × 10,000 executions,
+// Dashboard benchmark: model + HTML + Markdown for 100 cycles × 10,000 executions,
 // synthetic input (no server), each run in its own process so peak RSS is that run's alone.
 // `node bench/dashboard-bench.mjs` prints one run's figures; bench/run.mjs calls dashboardBench().
 import { execFileSync } from 'node:child_process';

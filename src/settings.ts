@@ -1,5 +1,5 @@
 /**
- * Every setting of the public contract, declared once (DESIGN.md: CLI flags and action inputs
+ * Every setting of the public contract, declared once (docs/design.md: CLI flags and action inputs
  * share kebab-case names). The CLI's flags, usage and --help, the action's input reading, the
  * README reference and the check on action.yml all read this table; nothing else lists settings.
  */

@@ -141,7 +141,7 @@ describe('requests', () => {
   });
 });
 
-describe('errors (SERVICE-API.md section 7)', () => {
+describe('errors (docs/service-api.md section 7)', () => {
   test.each([
     [401, undefined, /revoked/],
     [403, 'FORBIDDEN', /region/],
@@ -201,7 +201,7 @@ describe('errors (SERVICE-API.md section 7)', () => {
   });
 });
 
-describe('paging (SERVICE-API.md 4.1)', () => {
+describe('paging (docs/service-api.md 4.1)', () => {
   test('cursor mode: page size 100, empty page[after] first, then links.next verbatim', async () => {
     const ids = Array.from({ length: 250 }, (_, i) => `id${i}`);
     const server = await startServer((req) => {

@@ -1,4 +1,4 @@
-/** The pace shared by the steps of one job (issue 13): the state file, and the Scheduler reading it. */
+/** The pace shared by the steps of one job (src/api/pace.ts): the state file, and the Scheduler reading it. */
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

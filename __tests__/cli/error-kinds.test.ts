@@ -1,6 +1,6 @@
 /**
- * Every kind of error at the CLI (issue 13): one line on stderr naming the flag as typed on a
- * command line, and the exit code DESIGN.md gives the kind. Nothing expected is "unexpected".
+ * Every kind of error at the CLI (docs/design.md "Exit codes"): one line on stderr naming the flag as typed on a
+ * command line, and the exit code docs/design.md gives the kind. Nothing expected is "unexpected".
  */
 import { runCli } from '../helpers/cli.js';
 import { closeEmulators, emulator, RO, RW } from '../helpers/emulator.js';

@@ -1,6 +1,6 @@
 /* eslint-disable no-control-regex -- the assertions look for control codes */
 /**
- * Issue 16, points 2 and 3: text from reports, servers and the environment cannot start a
+ * Text from reports, servers and the environment cannot start a
  * workflow command or a Markdown structure, and no encoding of the token reaches any output.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

@@ -68,7 +68,7 @@ async function read(spec: SeriesSpec, opts: ReadSeriesOptions = {}) {
   return { data, plan: plan!, actual: emu.stats().total };
 }
 
-describe('a 20-cycle report (issue 15: the request cost)', () => {
+describe('a 20-cycle report (the request cost)', () => {
   test('with per-test history: 1 list page + 20 aggregates + 2 execution pages per cycle = 61', async () => {
     const { data, plan, actual } = await read({ namePattern: 'Nightly *' });
     expect(data.cycles.map((c) => c.cycle.name)).toEqual(
@@ -216,7 +216,7 @@ describe('pure helpers', () => {
   });
 });
 
-describe('a service whose grouped aggregate cannot be read (DESIGN.md: fall back per result)', () => {
+describe('a service whose grouped aggregate cannot be read (docs/design.md: fall back per result)', () => {
   afterEach(closeServers);
 
   test('counts come from one ungrouped count per result, within the budget', async () => {

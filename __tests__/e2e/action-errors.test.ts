@@ -1,5 +1,5 @@
 /**
- * Every kind of error in the action (issue 13): one ::error:: line naming the input as a workflow
+ * Every kind of error in the action: one ::error:: line naming the input as a workflow
  * writes it (`input format`, `create-cycle: false`) and what to do; nothing expected is
  * "unexpected". The built bundle (dist/index.js) runs as a runner would start it.
  */

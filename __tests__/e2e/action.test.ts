@@ -1,6 +1,6 @@
 /**
  * End to end: the built action (dist/index.js) and the CLI as subprocesses against the emulator;
- * outputs, summary, exit codes and the service's final state (issue 6).
+ * outputs, summary, exit codes and the service's final state.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -479,7 +479,7 @@ describe('action: many failures', () => {
   });
 });
 
-describe('action: text from reports and the environment is data (issue 16)', () => {
+describe('action: text from reports and the environment is data', () => {
   test('hostile test names and a cycle name from {env:VAR} start no workflow command and no Markdown heading', async () => {
     const emu = await emulator({ seed: seed(), rateLimit: '1000/1m' });
     const xml = (text: string) =>

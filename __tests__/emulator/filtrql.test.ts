@@ -1,5 +1,5 @@
 /**
- * FiltrQL (SERVICE-API.md 4.2): each query is its own test name over one shared dataset, plus a
+ * FiltrQL (docs/service-api.md 4.2): each query is its own test name over one shared dataset, plus a
  * property test that the client's builder and the emulator's parser agree.
  */
 import fc from 'fast-check';
@@ -328,7 +328,7 @@ test('property: for generated filters, the builder and the parser agree (quotes,
   );
 });
 
-// ---- values the service would evaluate (issue 16): found by their pieces, never evaluated ----
+// ---- values the service would evaluate (docs/service-api.md 4.2): found by their pieces, never evaluated ----
 
 const hostileArb = fc
   .array(

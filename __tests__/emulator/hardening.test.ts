@@ -1,5 +1,5 @@
 /**
- * The emulator under hostile requests (issue 16, point 6): malformed paths and over-deep or
+ * The emulator under hostile requests: malformed paths and over-deep or
  * over-long filters are 400s that name the limit, state changes need a token, a loopback emulator
  * answers only its own host names, and idle connections are closed.
  */

@@ -1,5 +1,5 @@
 /**
- * JSON:API 1.1 beyond SERVICE-API.md: relationship objects and their links, full linkage of
+ * JSON:API 1.1 beyond docs/service-api.md: relationship objects and their links, full linkage of
  * compound documents, relations as fields, content negotiation, and absolute links from the Host.
  */
 import http from 'node:http';

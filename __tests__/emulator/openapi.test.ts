@@ -277,7 +277,7 @@ beforeAll(async () => {
   }
   await record('DELETE', `/notifications/${ids.notifications}`);
   await record('DELETE', `/notification_preferences/${ids.notification_preferences}`);
-  // Errors: every status SERVICE-API.md section 7 names.
+  // Errors: every status docs/service-api.md section 7 names.
   const tc = ids.test_cases!;
   const fresh = await call(emu, 'GET', `/test_cases/${tc}`);
   await record('GET', '/test_cases?sort=nope');

@@ -1,5 +1,5 @@
 /**
- * SERVICE-API.md, section by section: each stated rule has a test that fails if the emulator
+ * docs/service-api.md, section by section: each stated rule has a test that fails if the emulator
  * breaks it. Requests are raw (no client) so the exact answer is asserted.
  */
 import {
@@ -843,7 +843,7 @@ describe('8. Limits', () => {
   });
 });
 
-describe('emulator contract (DESIGN.md)', () => {
+describe('emulator contract (docs/design.md)', () => {
   test('/__emulator/stats counts by method, route and status; /__emulator/reset clears them', async () => {
     const emu = await emulator();
     await call(emu, 'GET', '/projects');

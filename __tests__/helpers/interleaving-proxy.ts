@@ -1,6 +1,6 @@
 /**
  * A strict server for race tests: a proxy on 127.0.0.1 in front of the emulator that
- *  - answers a create (201) without an ETag, as SERVICE-API.md allows (docs/service-api.md), so the
+ *  - answers a create (201) without an ETag, as docs/service-api.md allows, so the
  *    client must read the record before its first write;
  *  - takes the requests of every client one at a time, in an order drawn from a seed among those
  *    waiting, so any client may get in between another's read and its write;

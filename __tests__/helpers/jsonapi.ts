@@ -8,7 +8,7 @@ type Json = Record<string, unknown>;
 
 const TOP_LEVEL = ['data', 'errors', 'meta', 'links', 'included', 'jsonapi'];
 const RESOURCE = ['type', 'id', 'lid', 'attributes', 'relationships', 'links', 'meta'];
-/** SERVICE-API.md 2.2 names a notification attribute `type`; kept as the spec has it. */
+/** docs/service-api.md 2.2 names a notification attribute `type`; kept as the spec has it. */
 const SPEC_ATTRIBUTES_NAMED_TYPE = new Set(['notifications']);
 
 const isObject = (v: unknown): v is Json =>

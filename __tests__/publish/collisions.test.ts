@@ -1,5 +1,5 @@
 /**
- * Key collisions (issue 11, point 5): distinct tests that produce one test-case key are named,
+ * Key collisions (docs/design.md "Results and merging"): distinct tests that produce one test-case key are named,
  * never one silent execution. Checked through the emulator's state.
  */
 import { KeyCollisionError, publish, type PublishOptions } from '../../src/publish/index.js';

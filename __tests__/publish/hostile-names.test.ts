@@ -1,7 +1,7 @@
 /**
  * Names a pull request can shape (branch and test names) never become FiltrQL the service
- * evaluates, and never redirect results (issue 16, point 1). Against the emulator, which evaluates
- * `{$...}` inside string literals as SERVICE-API.md 4.2 says.
+ * evaluates, and never redirect results. Against the emulator, which evaluates
+ * `{$...}` inside string literals as docs/service-api.md 4.2 says.
  */
 import { ConfigError } from '../../src/api/errors.js';
 import { gateSettings, publish, publishSettings, settingsFrom } from '../../src/publish/index.js';

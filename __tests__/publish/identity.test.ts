@@ -1,5 +1,5 @@
 /**
- * One key per test whatever the reporter and the machine (STYLE.md "Test identity", DESIGN.md
+ * One key per test whatever the reporter and the machine (docs/architecture.md "Test identity", docs/design.md
  * "keys"), checked through the emulator's state on the reports real runners wrote (samples/).
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';

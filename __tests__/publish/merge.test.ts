@@ -1,5 +1,5 @@
 /**
- * `--merge` over what the server holds (DESIGN.md "Results and merging"): latest supersedes, worst
+ * `--merge` over what the server holds (docs/design.md "Results and merging"): latest supersedes, worst
  * keeps the worst, and NOT_EXECUTED is no result in either mode.
  */
 import { makePlan } from '../../src/publish/sync.js';

@@ -1,5 +1,5 @@
 /**
- * Publish against the emulator, counting requests through its stats (issue 5's "done when").
+ * Publish against the emulator, counting requests through its stats (docs/design.md "Publish: request budget").
  */
 import { InterruptedError, NetworkError } from '../../src/api/errors.js';
 import type { Transport } from '../../src/api/transport.js';
@@ -31,7 +31,7 @@ afterEach(async () => {
 const writes = (stats: { byMethod: Record<string, number> }) =>
   (stats.byMethod.POST ?? 0) + (stats.byMethod.PATCH ?? 0) + (stats.byMethod.DELETE ?? 0);
 
-describe('request budget (DESIGN.md "Publish: request budget")', () => {
+describe('request budget (docs/design.md "Publish: request budget")', () => {
   test.each([1, 99, 100, 101, 250])(
     'fresh cycle, %i results, all cases exist: 2N + ceil(N/100) + 4 requests (+1 with a gate)',
     async (n) => {

@@ -1,5 +1,5 @@
 /**
- * Rules that a real service and real CI systems exercise and the emulator cannot (issue 13):
+ * Rules that a real service and real CI systems exercise and the emulator cannot:
  * every aggregate shape the gate reads, each CI system's variables for cycle names, and the
  * one "lowest key wins" comparator.
  */
@@ -10,7 +10,7 @@ import { compareKeys, matchTests } from '../../src/publish/match.js';
 import { makePlan } from '../../src/publish/sync.js';
 import { testOf } from '../helpers/publish.js';
 
-describe('grouped aggregate shapes (SERVICE-API.md 4.3, 4.6: the grouped shape is not documented)', () => {
+describe('grouped aggregate shapes (docs/service-api.md 4.3, 4.6: the grouped shape is not documented)', () => {
   const rows = [
     { result: 'PASSED', count: 3 },
     { result: 'FAILED', count: 1 },

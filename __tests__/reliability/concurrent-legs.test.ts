@@ -28,7 +28,7 @@ afterEach(async () => {
   await closeServers();
 });
 
-// Worst last, as DESIGN.md "Results and merging" orders them; written here, not imported, so the
+// Worst last, as docs/design.md "Results and merging" orders them; written here, not imported, so the
 // expectation does not share the code under test.
 const SEVERITY: ExecutionResult[] = [
   'NOT_EXECUTED',

@@ -1,5 +1,5 @@
 /**
- * Hostile report files (issue 16 point 5): each is parsed or refused with a ReportError within
+ * Hostile report files: each is parsed or refused with a ReportError within
  * 10 s and 1 GB peak. Each file is read by lib/ in its own process with a 1 GB heap, so a parser
  * that backtracks or grows without bound fails by time or memory instead of slowing the suite.
  */

@@ -1,5 +1,5 @@
 /**
- * Hostile servers (issue 16, point 4): a proxy, a WAF or a broken service cannot hang the job,
+ * Hostile servers: a proxy, a WAF or a broken service cannot hang the job,
  * exhaust its memory or pass a login page off as data. Every server listens on 127.0.0.1 and is
  * closed after each test; every wait is bounded by the client's own caps.
  */

@@ -30,7 +30,7 @@ const entries = (
 ).entries;
 
 /**
- * Where testcycle counts differently from the upstream tool on purpose. testcycle's rule (DESIGN.md
+ * Where testcycle counts differently from the upstream tool on purpose. testcycle's rule (docs/design.md
  * "Results and merging", model.ts foldRepeats): entries with one identity (file, suite, classname,
  * name, params) are retries when they follow a failed run, and new invocations otherwise.
  */

@@ -1,5 +1,5 @@
 /**
- * Test identity and repeats (issue 11): distinct tests are never merged; a repeat after a failed
+ * Test identity and repeats (docs/design.md "Results and merging"): distinct tests are never merged; a repeat after a failed
  * run is a retry, a repeat after a passed or skipped run a new invocation; formats' retry marks.
  * Also what `parse` shows of it, directory mode's skipped files, and cleaned messages.
  */

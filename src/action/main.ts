@@ -130,7 +130,7 @@ export async function run(): Promise<void> {
       redactor,
       logger,
       userAgent: 'testcycle-action',
-      // The steps of one job pace together (issue 13): RUNNER_TEMP is per job.
+      // The steps of one job pace together (src/api/pace.ts): RUNNER_TEMP is per job.
       sharedPaceDir: process.env.RUNNER_TEMP || tmpdir(),
     });
     try {

@@ -1,4 +1,4 @@
-/** The publish result flattened to kebab-case outputs (DESIGN.md), annotations and the check run. */
+/** The publish result flattened to kebab-case outputs (docs/design.md), annotations and the check run. */
 import * as core from '@actions/core';
 import { oneLine, plainText } from '../api/redact.js';
 import { gateOutcome, type PublishResult } from '../publish/index.js';

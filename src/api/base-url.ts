@@ -15,7 +15,7 @@ export function isLoopbackHost(hostname: string): boolean {
 
 /**
  * The region's address with or without /api/v1 -> the API base URL ending in /api/v1 (no slash).
- * SERVICE-API.md section 5.6: the base URL is per region; the token is sent only to this origin.
+ * docs/service-api.md section 5.6: the base URL is per region; the token is sent only to this origin.
  */
 export function normalizeBaseUrl(input: string | undefined, parameter = 'base-url'): URL {
   const raw = (input ?? '').trim();

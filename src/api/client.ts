@@ -1,5 +1,5 @@
 /**
- * The JSON:API client of the service (SERVICE-API.md). Every request goes through one Scheduler
+ * The JSON:API client of the service (docs/service-api.md). Every request goes through one Scheduler
  * (pacing, concurrency, retries) and is logged through the Redactor. Resource methods are thin:
  * they build paths and documents from src/schema and leave decisions to src/publish.
  */
@@ -37,7 +37,7 @@ import {
 } from './transport.js';
 
 export const MEDIA_TYPE = 'application/vnd.api+json';
-/** SERVICE-API.md section 8. */
+/** docs/service-api.md section 8. */
 export const MAX_BODY_BYTES = 1_000_000;
 export const MAX_PAGE_SIZE = 100;
 /** Included records a page may carry: up to 3 levels of to-one relations per record (4.1). */
@@ -212,7 +212,7 @@ export class ServiceClient {
     }
     if (options.ifMatch) headers['if-match'] = options.ifMatch;
     // A write that may have been processed is sent again only when If-Match makes a repeat harmless
-    // (the repeat gets 412); a plain POST never is (DESIGN.md: the caller looks first).
+    // (the repeat gets 412); a plain POST never is (docs/design.md: the caller looks first).
     const repeatable = method === 'GET' || options.ifMatch !== undefined;
 
     const label = `${method} ${shownPath.replace(/\?.*/s, '')}`;
@@ -288,7 +288,7 @@ export class ServiceClient {
   // ---- resources ----
 
   /**
-   * GET /projects: the one Space of the token (SERVICE-API.md 2.9). Every run asks it first, so a
+   * GET /projects: the one Space of the token (docs/service-api.md 2.9). Every run asks it first, so a
    * 404 here means no API answers at this address: the base URL is wrong, not a record.
    */
   async project(): Promise<Resource<'projects'>> {
@@ -342,7 +342,7 @@ export class ServiceClient {
 
   /**
    * PATCH only the attributes that change. Version-locked types need the ETag of the last read
-   * (SERVICE-API.md 8: none gives 428, a stale one 412); use updateWithRetry for the re-read loop.
+   * (docs/service-api.md 8: none gives 428, a stale one 412); use updateWithRetry for the re-read loop.
    */
   async update<T extends ResourceType>(
     type: T,
@@ -366,7 +366,7 @@ export class ServiceClient {
     return { ...toResource<T>(res.document?.data), etag: res.etag };
   }
 
-  /** POST /{type}/{id}/actions/restore with the deleted record's ETag (SERVICE-API.md 3, rule 3). */
+  /** POST /{type}/{id}/actions/restore with the deleted record's ETag (docs/service-api.md 3, rule 3). */
   async restore<T extends ResourceType>(type: T, id: string, etag: string): Promise<Resource<T>> {
     const res = await this.request('POST', `/${type}/${encodeURIComponent(id)}/actions/restore`, {
       ifMatch: etag,
@@ -405,7 +405,7 @@ export class ServiceClient {
   }
 
   /**
-   * Every record of a list in cursor mode (SERVICE-API.md 4.1): page size 100, links.next taken
+   * Every record of a list in cursor mode (docs/service-api.md 4.1): page size 100, links.next taken
    * verbatim; cursors do not skip or repeat records while data changes.
    */
   async *iterate<T extends ResourceType>(
@@ -456,7 +456,7 @@ export class ServiceClient {
     return out;
   }
 
-  /** GET /{type}/aggregate (SERVICE-API.md 4.3); the caller reads the shape it expects. */
+  /** GET /{type}/aggregate (docs/service-api.md 4.3); the caller reads the shape it expects. */
   async aggregate(type: ResourceType, params: AggregateParams): Promise<JsonApiDocument> {
     const query: [string, string][] = [];
     if (params.filter) query.push(['filter', toFiltrQL(params.filter)]);
@@ -473,7 +473,7 @@ export class ServiceClient {
   ): Promise<Page<T>> {
     const res = await this.request('GET', target, { query, signal });
     const doc = res.document ?? {};
-    // A page holds at most 100 records (SERVICE-API.md 4.1), and each at most a few included ones.
+    // A page holds at most 100 records (docs/service-api.md 4.1), and each at most a few included ones.
     const tooMany = (what: string, count: number, max: number) => {
       if (count > max)
         throw new ServiceError({
@@ -565,7 +565,7 @@ export class ServiceClient {
   }
 }
 
-/** 412 loop (SERVICE-API.md 8, DESIGN.md): re-read, let the caller re-merge, retry (bounded). */
+/** 412 loop (docs/service-api.md 8, docs/design.md): re-read, let the caller re-merge, retry (bounded). */
 export async function updateWithRetry<T extends ResourceType>(
   client: ServiceClient,
   type: T,
@@ -638,7 +638,7 @@ function toResource<T extends ResourceType>(value: unknown): Resource<T> {
       errors: [{ detail: 'the answer is not a JSON:API resource (missing type or id)' }],
     });
   }
-  // Unknown attributes are kept and ignored (SERVICE-API.md 9: additive changes).
+  // Unknown attributes are kept and ignored (docs/service-api.md 9: additive changes).
   return {
     type: item.type,
     id: item.id,

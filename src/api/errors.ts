@@ -110,7 +110,7 @@ export interface ErrorSource {
   parameter?: string;
 }
 
-/** One entry of the service's `errors` array (SERVICE-API.md section 7). */
+/** One entry of the service's `errors` array (docs/service-api.md section 7). */
 export interface ServiceErrorObject {
   status?: string;
   title?: string;
@@ -219,7 +219,7 @@ export function isTransient(error: unknown): boolean {
   );
 }
 
-/** What a person can do about each status of SERVICE-API.md section 7. */
+/** What a person can do about each status of docs/service-api.md section 7. */
 export function hintFor(status: number, error: ServiceErrorObject = {}): string | Words {
   const attribute = /^\/data\/attributes\/([^/]+)/.exec(error.source?.pointer ?? '')?.[1];
   const parameter = error.source?.parameter;

@@ -1,6 +1,6 @@
 /**
- * FiltrQL builder (SERVICE-API.md section 4.2). Filters are built as a small AST and serialized
- * here, so values are always quoted and escaped (DESIGN.md: never by string pasting).
+ * FiltrQL builder (docs/service-api.md section 4.2). Filters are built as a small AST and serialized
+ * here, so values are always quoted and escaped (docs/design.md: never by string pasting).
  *
  * The service evaluates `{$...}` inside a string literal and FiltrQL has no escape for it, so a
  * value holding `{$` (a branch named `{$"main"}`, a test named `embed {$currentUser()}`) can never
@@ -146,7 +146,7 @@ export function encodedLength(filter: Filter): number {
 /**
  * Split `field in (values)` into as few filters as possible, each within `maxItems` values and
  * `maxEncodedLength` url-encoded characters once combined by `wrapChunk` (e.g. AND with the cycle).
- * Issue 2: URLs stay under 4 KB.
+ * URLs stay under 4 KB (docs/design.md "Publish: request budget").
  */
 export function chunkIn(
   field: string,

@@ -1,6 +1,6 @@
 /**
- * The pace shared by the processes of one job (issue 13): the steps of a workflow job are separate
- * processes on one token, and the service counts their requests together (SERVICE-API.md: 100 a
+ * The pace shared by the processes of one job (docs/architecture.md "The request pipeline"): the steps of a workflow job are separate
+ * processes on one token, and the service counts their requests together (docs/service-api.md: 100 a
  * minute per token). Each process keeps the answer times of its recent requests in a small file in
  * a temporary directory, named by a hash of base URL and token (never the token itself); the
  * Scheduler, still the one owner of pacing, counts the other processes' times in its window.

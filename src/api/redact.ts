@@ -16,7 +16,7 @@ export class Redactor {
   private forms: string[] = [];
 
   add(secret: string | undefined): void {
-    // Very short values would mask ordinary words; a real token is long (SERVICE-API.md 5.2).
+    // Very short values would mask ordinary words; a real token is long (docs/service-api.md 5.2).
     if (!secret || secret.length < 6 || this.secrets.has(secret)) return;
     this.secrets.add(secret);
     // Longest first, so a form that contains another is masked whole.

@@ -32,7 +32,7 @@ export function formatRateLimit({ count, windowMs }: RateLimit): string {
   return `${count}/${windowMs / ms}${unit}`;
 }
 
-/** `COUNT/WINDOW`, WINDOW like 1m, 30s, 500ms (DESIGN.md `--rate-limit`). */
+/** `COUNT/WINDOW`, WINDOW like 1m, 30s, 500ms (docs/design.md `--rate-limit`). */
 export function parseRateLimit(text: string, parameter = 'rate-limit'): RateLimit {
   const match = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)?\s*(ms|s|m|h)\s*$/.exec(text);
   const count = match ? Number(match[1]) : NaN;

@@ -29,7 +29,7 @@ export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 export type Transport = (req: TransportRequest) => Promise<TransportResponse>;
 
 export interface TransportOptions {
-  /** Whole request, headers and body (DESIGN.md `--timeout-ms`, default 30000). */
+  /** Whole request, headers and body (docs/design.md `--timeout-ms`, default 30000). */
   timeoutMs?: number;
   connectTimeoutMs?: number;
   dispatcher?: Dispatcher;
@@ -83,7 +83,7 @@ export function describeNetworkError(error: unknown, timeoutMs: number): string 
   }
 }
 
-/** Timeout of one request unless the caller sets one (DESIGN.md `--timeout-ms`). */
+/** Timeout of one request unless the caller sets one (docs/design.md `--timeout-ms`). */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 export function createUndiciTransport(

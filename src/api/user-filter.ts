@@ -1,10 +1,10 @@
 /**
  * A filter a user wrote (--gate-filter, --populate), read as a FiltrQL expression before it is
- * combined with the client's own conditions (SERVICE-API.md 4.2). The client does not evaluate
+ * combined with the client's own conditions (docs/service-api.md 4.2). The client does not evaluate
  * FiltrQL, so this parser checks structure only: strings, parentheses, AND/OR/NOT and conditions.
  * That is what keeps a user's text inside its parentheses: `a = "x") OR (b is not null` is refused
  * instead of widening the gate to other cycles. Fields, functions and operators are the service's
- * to judge. The emulator has its own full parser; the two share no code (DESIGN.md).
+ * to judge. The emulator has its own full parser; the two share no code (docs/design.md).
  *
  *   expr      := and (OR and)*
  *   and       := unary (AND unary)*
@@ -84,7 +84,7 @@ function tokenize(text: string, parameter: string): Token[] {
 }
 
 const HINT =
-  'write a FiltrQL condition such as testCase.priority = "CRITICAL" (SERVICE-API.md 4.2).';
+  'write a FiltrQL condition such as testCase.priority = "CRITICAL" (docs/service-api.md 4.2).';
 
 /** Parses a user's filter; a ConfigError names `parameter` and the position when it is not one. */
 export function parseUserFilter(text: string, parameter: string): UserExpr {

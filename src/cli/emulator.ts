@@ -1,4 +1,4 @@
-/** `testcycle emulator`: DESIGN.md "Emulator contract". */
+/** `testcycle emulator`: docs/design.md "Emulator contract". */
 import { ConfigError } from '../api/errors.js';
 import {
   loadSeedFile,

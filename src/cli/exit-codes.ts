@@ -1,6 +1,6 @@
 import type { ErrorKind } from '../api/errors.js';
 
-/** DESIGN.md exit codes, one per error kind: the CLI's only mapping of failures. */
+/** docs/design.md exit codes, one per error kind: the CLI's only mapping of failures. */
 export const EXIT_CODES: Record<ErrorKind, number> = {
   gate: 1,
   usage: 2,

@@ -1,4 +1,4 @@
-/** The dashboard core (issue 15): read a series, analyze it, render it. Knows nothing of GitHub. */
+/** The dashboard core (`testcycle report`, `mode: report`): read a series, analyze it, render it. Knows nothing of GitHub. */
 import type { DashboardModel } from './model.js';
 
 export {

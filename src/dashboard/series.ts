@@ -1,5 +1,5 @@
 /**
- * A series of cycles, read through the ServiceClient for a dashboard (issue 15).
+ * A series of cycles, read through the ServiceClient for a dashboard.
  *
  * A *series* is the set of cycles one pipeline produces run after run, chosen either by
  *  - a FiltrQL filter the user writes (`--series-filter 'name ~ "Nightly"'`), parsed by the safe
@@ -9,11 +9,11 @@
  *    (`{date}`, `{sha7}`, `{env:STAGE}` ...) stands for any text. The service only offers a
  *    case-insensitive "contains" (`~`), so the request asks for names containing each literal
  *    part and the exact, case-sensitive match is made here on what comes back.
- * Cycles are ordered by `rank`, the documented order of test cycles (SERVICE-API.md 2.6), which
+ * Cycles are ordered by `rank`, the documented order of test cycles (docs/service-api.md 2.6), which
  * publish sets to one past the highest rank on create, so rank order is creation order. The last
  * N of the series are read and returned oldest first (newest last).
  *
- * Cost (requests are the unit of cost: SERVICE-API.md 8): list pages of cycles (one for N <= 100
+ * Cost (requests are the unit of cost: docs/service-api.md 8): list pages of cycles (one for N <= 100
  * with a filter), ONE grouped aggregate per cycle for its counts, then, for per-test history, the
  * cycle's executions in pages of 100: ceil(total / 100) pages per cycle, total from the aggregate.
  * The prediction is made before the history is read; a `maxRequests` budget is honoured by
@@ -204,9 +204,9 @@ async function newestCycles(
 const UNGROUPED_COST = 1 + EXECUTION_RESULTS.length;
 
 /**
- * One cycle's counts: one grouped aggregate (SERVICE-API.md 4.3), read as the gate reads it. A
+ * One cycle's counts: one grouped aggregate (docs/service-api.md 4.3), read as the gate reads it. A
  * service whose grouped answer cannot be read is asked as the gate asks it (one ungrouped count
- * per result, DESIGN.md) when the budget allows.
+ * per result, docs/design.md) when the budget allows.
  */
 async function cycleCountsWithin(
   client: ServiceClient,

@@ -1,5 +1,5 @@
 /**
- * GET /{type}/aggregate (SERVICE-API.md 4.3; the grouped shape is the emulator's, DESIGN.md):
+ * GET /{type}/aggregate (docs/service-api.md 4.3; the grouped shape is the emulator's, docs/design.md):
  * count, one group per distinct value of the groupBy columns, sum/avg/min/max of numeric columns.
  */
 import { RESOURCES, type ResourceSpec, type ResourceType } from '../schema/resources.js';

@@ -1,5 +1,5 @@
 /**
- * Tokens and who may do what (SERVICE-API.md 5): a bearer token of the seed, unexpired, not
+ * Tokens and who may do what (docs/service-api.md 5): a bearer token of the seed, unexpired, not
  * revoked, of this region; a read-only token may not write.
  */
 import type http from 'node:http';
@@ -40,7 +40,7 @@ export function bearerOf(req: http.IncomingMessage): string | undefined {
   return /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
 }
 
-/** The caller's token, or the 401/403 SERVICE-API.md 5 gives. */
+/** The caller's token, or the 401/403 docs/service-api.md 5 gives. */
 export function authenticate(
   bearer: string | undefined,
   tokens: Map<string, TokenInfo>,
@@ -57,7 +57,7 @@ export function authenticate(
   return token;
 }
 
-/** SERVICE-API.md 5.4: a read-only token gets 403 on every write. */
+/** docs/service-api.md 5.4: a read-only token gets 403 on every write. */
 export function authorize(token: TokenInfo, route: Route): void {
   if (route.write && token.role === 'read-only')
     throw new ApiError(403, 'FORBIDDEN', MESSAGES.readOnly);

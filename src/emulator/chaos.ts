@@ -1,5 +1,5 @@
 /**
- * `--chaos "429=0.1,5xx=0.05,reset=0.02,latency=5-50,etag-bump=0.1,seed=42"` (DESIGN.md): injected
+ * `--chaos "429=0.1,5xx=0.05,reset=0.02,latency=5-50,etag-bump=0.1,seed=42"` (docs/design.md): injected
  * faults, deterministic for a seed. What a request meets depends on the seed, on what the request
  * is and on how often that same request came before, not on when it arrived: concurrent clients
  * meet the same faults on every run, so a failing seed can be run again and looked at.

@@ -54,11 +54,11 @@ function attributeSchema(name: string, a: AttrSpec, type: ResourceType): Schema 
   if (a.serverSet) base.readOnly = true;
   if (type === 'notifications' && name === 'type')
     base.description =
-      'Named `type` by the service (SERVICE-API.md 2.2), though JSON:API reserves the name; kept as the service has it.';
+      'Named `type` by the service (docs/service-api.md 2.2), though JSON:API reserves the name; kept as the service has it.';
   return base;
 }
 
-/** Query parameters by their name in the URL (SERVICE-API.md 4.1, 4.3). */
+/** Query parameters by their name in the URL (docs/service-api.md 4.1, 4.3). */
 const PARAMETERS: Record<string, Schema> = {
   filter: {
     schema: { type: 'string' },
@@ -134,7 +134,7 @@ const ERROR_TEXT: Record<number, string> = {
   429: 'Rate limit reached',
 };
 
-/** The error statuses a route can answer with (SERVICE-API.md 5, 7, 8). */
+/** The error statuses a route can answer with (docs/service-api.md 5, 7, 8). */
 function errorStatuses(route: Route): number[] {
   const statuses = [401, 403, 406, 429];
   const service = route.kind !== 'openapi' && route.kind !== 'filterReference';
@@ -494,7 +494,7 @@ function operation(route: Route, s: Schemas): Record<string, unknown> {
 const parameterKey = (name: string) => name.replace(/[[\]]+/g, '.').replace(/\.$/, '');
 
 /**
- * OpenAPI 3.1 of the routes this token may call (SERVICE-API.md 4.4: trimmed to what it may do),
+ * OpenAPI 3.1 of the routes this token may call (docs/service-api.md 4.4: trimmed to what it may do),
  * generated from the schema table: JSON:API documents, request bodies, parameters, ETag and
  * If-Match, and the error document of every status each operation can answer with.
  */

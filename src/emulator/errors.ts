@@ -1,4 +1,4 @@
-/** One error shape (SERVICE-API.md section 7) and the emulator's messages, as named constants. */
+/** One error shape (docs/service-api.md section 7) and the emulator's messages, as named constants. */
 
 export interface ErrorSource {
   pointer?: string;

@@ -1,6 +1,6 @@
 /**
  * JSON:API 1.1 content negotiation (jsonapi.org/format/1.1, "Content Negotiation"), plus
- * SERVICE-API.md 5.7-5.8: Accept may be omitted or JSON:API; application/json gives 406.
+ * docs/service-api.md 5.7-5.8: Accept may be omitted or JSON:API; application/json gives 406.
  * The emulator supports no extension, so any `ext` URI is unsupported; `profile` is allowed and
  * ignored (a server may ignore profiles it does not know).
  */

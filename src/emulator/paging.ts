@@ -1,5 +1,5 @@
 /**
- * Sorting and paging of a list (SERVICE-API.md 4.1): page numbers, or opaque keyset cursors that
+ * Sorting and paging of a list (docs/service-api.md 4.1): page numbers, or opaque keyset cursors that
  * neither skip nor repeat records while data changes; absolute links to the other pages.
  */
 import { compareValues } from './filtrql/evaluator.js';

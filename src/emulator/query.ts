@@ -1,5 +1,5 @@
 /**
- * Query parameters (SERVICE-API.md 4.1, 4.3): which a route accepts, and their parsing into
+ * Query parameters (docs/service-api.md 4.1, 4.3): which a route accepts, and their parsing into
  * checked values. An unknown parameter or name gives 400 naming what is valid.
  */
 import { RESOURCES, type ResourceSpec, type ResourceType } from '../schema/resources.js';
@@ -31,7 +31,7 @@ export const AGGREGATE_PARAMS = [
 ];
 export const AGGREGATE_FUNCTIONS = ['sum', 'avg', 'min', 'max'] as const;
 
-/** Unknown query parameters give 400 (DESIGN.md); fields[<type>] is checked in parseFieldsets. */
+/** Unknown query parameters give 400 (docs/design.md); fields[<type>] is checked in parseFieldsets. */
 export function checkParams(query: URLSearchParams, allowed: string[], type: ResourceType): void {
   for (const name of query.keys()) {
     if (allowed.includes(name)) continue;

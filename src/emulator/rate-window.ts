@@ -1,5 +1,5 @@
 /**
- * The rate limit (SERVICE-API.md 8): a sliding window per token; every request counts, 429s
+ * The rate limit (docs/service-api.md 8): a sliding window per token; every request counts, 429s
  * included, so a client that ignores 429s stays limited.
  */
 import { ApiError, MESSAGES } from './errors.js';

@@ -72,7 +72,7 @@ export function compileRoutes(): Route[] {
       routes.push(route('POST', [type, ':id', 'actions', 'restore'], 'restore', type));
     for (const rel of Object.keys(spec.toMany ?? {}))
       routes.push(route('GET', [type, ':id', rel], 'related', type, rel));
-    // SERVICE-API.md 4.5 lists these for notifications and preferences; every to-one relation of a
+    // docs/service-api.md 4.5 lists these for notifications and preferences; every to-one relation of a
     // readable type has them here, so that each relationship object's links resolve.
     if (ops.has('get')) {
       for (const rel of Object.keys(spec.toOne ?? {})) {

@@ -1,6 +1,6 @@
 /**
  * What differs by type, as a table: starting values, and the server's own changes and checks on
- * create and update (SERVICE-API.md 2.4-2.8 and section 3). Everything else is generic.
+ * create and update (docs/service-api.md 2.4-2.8 and section 3). Everything else is generic.
  */
 import type { ResourceType } from '../schema/resources.js';
 import { ApiError, MESSAGES } from './errors.js';
@@ -24,7 +24,7 @@ interface TypeRules {
   updating?(record: StoredRecord, changes: Record<string, unknown>, ctx: RuleContext): void;
 }
 
-/** Significance from complexity and impact (SERVICE-API.md 2.8; the formula is the emulator's choice). */
+/** Significance from complexity and impact (docs/service-api.md 2.8; the formula is the emulator's choice). */
 const LEVEL = { LOW: 1, MEDIUM: 2, HIGH: 3 } as Record<string, number>;
 function significance(complexity: unknown, impact: unknown): string | null {
   const c = own(LEVEL, String(complexity));
@@ -67,7 +67,7 @@ export const TYPE_RULES: Partial<Record<ResourceType, TypeRules>> = {
   notification_preferences: { defaults: { inAppEnabled: true } },
   test_case_executions: {
     checkCreate(input) {
-      // SERVICE-API.md 3, rule 2: a new execution is created without a client-sent result.
+      // docs/service-api.md 3, rule 2: a new execution is created without a client-sent result.
       if (Object.hasOwn(input, 'result'))
         throw new ApiError(
           422,
@@ -86,7 +86,7 @@ export const TYPE_RULES: Partial<Record<ResourceType, TypeRules>> = {
       if (!Object.hasOwn(changes, 'result')) return;
       const cycle = store.get('test_cycles', String(record.attributes.testCycleId));
       const status = String(cycle?.attributes.status ?? 'DRAFT');
-      // SERVICE-API.md 3, rule 1: results are recorded on ACTIVE cycles only.
+      // docs/service-api.md 3, rule 1: results are recorded on ACTIVE cycles only.
       if (status !== 'ACTIVE')
         throw new ApiError(422, 'CYCLE_NOT_ACTIVE', MESSAGES.cycleNotActive(status), {
           pointer: '/data/attributes/result',

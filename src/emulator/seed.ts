@@ -1,5 +1,5 @@
 /**
- * The seed file of DESIGN.md ("Emulator contract"), validated with errors that name the field.
+ * The seed file of docs/design.md ("Emulator contract"), validated with errors that name the field.
  * Without a seed, a demo Space with a read-write and a read-only token is made.
  */
 import { randomBytes, randomUUID } from 'node:crypto';

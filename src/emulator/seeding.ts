@@ -1,5 +1,5 @@
 /**
- * A Space from a seed file (DESIGN.md "Emulator contract"): the organization, the project, users,
+ * A Space from a seed file (docs/design.md "Emulator contract"): the organization, the project, users,
  * custom field definitions and tokens, then the seeded records through the ordinary create path
  * (so a seed is validated like any client's write, and keys and ranks are given in seed order).
  */
@@ -12,7 +12,7 @@ import type { Store, StoredRecord } from './store.js';
 export interface Space {
   projectId: string;
   organizationId: string;
-  /** Custom field names per type (SERVICE-API.md 2.10). */
+  /** Custom field names per type (docs/service-api.md 2.10). */
   customFields: Map<ResourceType, string[]>;
   /** Role of each user that has one, for membersOf() in filters. */
   userRoles: Map<string, string>;

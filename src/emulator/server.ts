@@ -29,7 +29,7 @@ export interface EmulatorOptions {
   /** `COUNT/WINDOW` like the client's flag, or parsed. Default 100/1m. */
   rateLimit?: string | RateLimit;
   chaos?: string | ChaosOptions;
-  /** Bytes; default 1 MiB (SERVICE-API.md 8). */
+  /** Bytes; default 1 MiB (docs/service-api.md 8). */
   maxBodyBytes?: number;
   /** A connection with no traffic for this long is closed; default 30 s. */
   idleTimeoutMs?: number;
@@ -142,7 +142,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     return true;
   }
 
-  /** Latency, then at most one fault (DESIGN.md --chaos); decided by what the request is. */
+  /** Latency, then at most one fault (docs/design.md --chaos); decided by what the request is. */
   async function meetChaos(
     method: string,
     url: URL,

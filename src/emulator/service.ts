@@ -233,7 +233,7 @@ export class EmulatorService {
       if (name === 'id') continue;
       if (a.nullable) defaults[name] = null;
     }
-    // Notifications and preferences may carry their own id and stamps (SERVICE-API.md 2.2, 2.3).
+    // Notifications and preferences may carry their own id and stamps (docs/service-api.md 2.2, 2.3).
     const explicitId =
       kept.id ?? (typeof attributes.id === 'string' ? (attributes.id as string) : undefined);
     delete attributes.id;

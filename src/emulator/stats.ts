@@ -1,4 +1,4 @@
-/** Request counts for GET /__emulator/stats (DESIGN.md): total, by method, route and status. */
+/** Request counts for GET /__emulator/stats (docs/design.md): total, by method, route and status. */
 
 export interface EmulatorStats {
   total: number;

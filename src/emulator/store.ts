@@ -89,7 +89,7 @@ export class Store {
   }
 
   newEtag(): string {
-    // Strong and quoted; new on every write (DESIGN.md).
+    // Strong and quoted; new on every write (docs/design.md).
     return `"${(++this.etagCounter).toString(36)}-${randomUUID().slice(0, 8)}"`;
   }
 

@@ -1,5 +1,5 @@
 /**
- * Key collisions (DESIGN.md "Results and merging"): two distinct tests whose keys (explicit key
+ * Key collisions (docs/design.md "Results and merging"): two distinct tests whose keys (explicit key
  * or automationKey) coincide would silently share one execution. Found from the reports alone,
  * before any request. Invocations of one parameterized test are not distinct tests (they differ
  * only in their parameters) unless the key template holds {params}; the same test in two report

@@ -1,4 +1,4 @@
-/** The other jobs of DESIGN.md besides publish, shared by the CLI and the action. */
+/** The other jobs of docs/design.md besides publish, shared by the CLI and the action. */
 import type { Resource, ServiceClient } from '../api/client.js';
 import { ConfigError } from '../api/errors.js';
 import { oneLine, type Logger } from '../api/redact.js';

@@ -92,7 +92,7 @@ const PLACEHOLDERS = [
   'run_number',
 ] as const;
 
-/** `Nightly {date}`, `PR {pr} {sha7}`, `{env:STAGE} tests` (DESIGN.md `--cycle-name`). */
+/** `Nightly {date}`, `PR {pr} {sha7}`, `{env:STAGE} tests` (docs/design.md `--cycle-name`). */
 export function renderCycleName(
   template: string,
   ctx: CiContext,
@@ -167,7 +167,7 @@ export const WORKSPACE_VARIABLES = [
 ] as const;
 
 /**
- * The checkout root that paths in keys are relative to (DESIGN.md "keys"): `--workspace` if
+ * The checkout root that paths in keys are relative to (docs/design.md "Keys"): `--workspace` if
  * given, else the CI's variable, else the git top level of the working directory (the nearest
  * folder up with a `.git`), else the working directory. Absolute and `/`-separated.
  */
@@ -211,7 +211,7 @@ const CHECKOUT_ROOTS = [
 const ABSOLUTE = /^(?:[A-Za-z]:)?\//;
 
 /**
- * A test's file as keys hold it (DESIGN.md "keys"): relative to the workspace and `/`-separated,
+ * A test's file as keys hold it (docs/design.md "Keys"): relative to the workspace and `/`-separated,
  * never a machine's absolute path. A relative path is taken as written (reporters write them
  * relative to the runner's root). An absolute path outside the workspace loses the checkout root
  * of a known CI layout (a report written on GitHub, published on GitLab); any other is made

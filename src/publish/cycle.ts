@@ -1,6 +1,6 @@
 /**
  * The target cycle: found by key or name, or created ACTIVE after the last one; made ACTIVE (a
- * result is recorded only on an ACTIVE cycle, SERVICE-API.md 3 rule 1); closed at the end on request.
+ * result is recorded only on an ACTIVE cycle, docs/service-api.md 3 rule 1); closed at the end on request.
  */
 import { type Resource, type ServiceClient, updateWithRetry } from '../api/client.js';
 import { ConfigError, type Words } from '../api/errors.js';

@@ -1,6 +1,6 @@
 /**
  * The gate: one aggregate request on the cycle (its whole state: every shard, every job), then
- * thresholds. The grouped aggregate's shape is not documented (SERVICE-API.md 4.6): the emulator's
+ * thresholds. The grouped aggregate's shape is not documented (docs/service-api.md 4.6): the emulator's
  * and other reasonable shapes are read, else one ungrouped count per result value is asked for.
  */
 import { matchesPattern, patternFilter } from './series.js';

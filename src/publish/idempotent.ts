@@ -3,7 +3,7 @@ import { NetworkError, ServiceError } from '../api/errors.js';
 /**
  * A create that may have happened although its answer was lost (NetworkError.maybeProcessed, 5xx), or
  * that raced another creator (409): look for the record first, and create again only when it is
- * not there (bounded). DESIGN.md: a POST is never retried blindly.
+ * not there (bounded). docs/design.md: a POST is never retried blindly.
  */
 export async function createOrFind<T>(
   create: () => Promise<T>,

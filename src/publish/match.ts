@@ -15,13 +15,13 @@ import { createOrFind } from './idempotent.js';
 export const DEFAULT_KEY_PATTERN = '\\b[A-Z][A-Z0-9_]*-T[0-9]+\\b';
 /**
  * The test's file relative to the workspace, then the test as its runner names it: the same for
- * every reporter of one runner (STYLE.md "Test identity"). Up to 0.1.0 it was
+ * every reporter of one runner (docs/architecture.md "Test identity"). Up to 0.1.0 it was
  * PREVIOUS_AUTOMATION_KEY.
  */
 export const DEFAULT_AUTOMATION_KEY = '{file} › {test}';
 /** The default key before the identity model: what users keep with --automation-key. */
 export const PREVIOUS_AUTOMATION_KEY = '{classname}.{name}';
-/** URLs stay under 4 KB (issue 2); the rest of the URL fits in what remains. */
+/** URLs stay under 4 KB (docs/design.md "Publish: request budget"); the rest of the URL fits in what remains. */
 export const MAX_FILTER_CHARS = 3500;
 const PAGE = 100;
 
@@ -149,7 +149,7 @@ export function keyBuilder(template: string, workspace?: string): KeyBuilder {
 }
 
 /**
- * What keys cannot tell, said once per report before any request (STYLE.md "Test identity"):
+ * What keys cannot tell, said once per report before any request (docs/architecture.md "Test identity"):
  * a reporter that leaves a placeholder of the template empty (jest-junit writes no file), and
  * test files outside the workspace and any known checkout root.
  */

@@ -394,7 +394,7 @@ export function requestsOf(client: ServiceClient): PublishResult['requests'] {
 /**
  * The tests to publish, and those left out because distinct tests share their key: with
  * `warn` (the default) they are listed and not written, with `fail` nothing is, and with `merge`
- * they share one execution as the user asked (DESIGN.md: never silently one execution).
+ * they share one execution as the user asked (docs/design.md: never silently one execution).
  */
 function withoutCollisions(
   options: PublishOptions,

@@ -1,5 +1,5 @@
 /**
- * From report outcomes to execution results, and the merge rules of DESIGN.md "Results and merging".
+ * From report outcomes to execution results, and the merge rules of docs/design.md "Results and merging".
  */
 import type { ExecutionResult } from '../schema/resources.js';
 import { isFlaky, type Outcome, type TestResult } from '../reports/model.js';

@@ -17,7 +17,7 @@ interface FormatBase {
   detect(sniff: Sniff): boolean;
 }
 
-/** One parser per format behind one interface (STYLE.md, dorny/test-reporter). */
+/** One parser per format behind one interface (docs/architecture.md "Report parsers": dorny/test-reporter). */
 export type ReportFormat =
   | (FormatBase & { kind: 'xml'; parse(doc: XmlNode, file: string): ParsedTests })
   | (FormatBase & { kind: 'json'; parse(doc: unknown, file: string): ParsedTests })

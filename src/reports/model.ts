@@ -43,7 +43,7 @@ export interface TestResult {
   properties: Record<string, string>;
   /**
    * The runner's own name of the test within its file, where the adapter knows the runner and it
-   * differs from `classname.name` (STYLE.md "Test identity"): jest's fullName (describe path and
+   * differs from `classname.name` (docs/architecture.md "Test identity"): jest's fullName (describe path and
    * title joined by spaces), vitest's (joined by " > "), Playwright's describe path and title
    * joined by " › " with the project. `{test}` in a key; absent, `{test}` is `classname.name`.
    */
@@ -142,7 +142,7 @@ export function addCounts(a: Counts, b: Counts): Counts {
 
 const SEVERITY: Record<Outcome, number> = { skipped: 0, passed: 1, failed: 2, error: 3 };
 
-/** The worst of two outcomes: error > failed > passed > skipped (DESIGN.md "Results and merging"). */
+/** The worst of two outcomes: error > failed > passed > skipped (docs/design.md "Results and merging"). */
 export function worst(a: Outcome, b: Outcome): Outcome {
   return SEVERITY[a] >= SEVERITY[b] ? a : b;
 }
@@ -159,11 +159,11 @@ export function outcomeOfRuns(attempts: readonly Attempt[]): Outcome {
 }
 
 /**
- * A test's identity (DESIGN.md "Results and merging"): its source file, suite path, classname,
+ * A test's identity (docs/design.md "Results and merging"): its source file, suite path, classname,
  * name, parameters and, where the format gives one, its line. Publish uses it to tell distinct
  * tests that produce one test-case key (a key collision) from runs of one test. The report file
  * is not part of it: one test in two report files (matrix legs, a re-run job) is one test run
- * twice, which publish merges by DESIGN.md's rule.
+ * twice, which publish merges by docs/design.md's rule.
  */
 export function testIdentity(test: TestResult): string {
   return JSON.stringify([

@@ -18,7 +18,7 @@ const ENTITY_LIMITS = {
 };
 
 /**
- * Bounds on what one document may build (issue 16 point 5): fast-xml-parser builds an object per
+ * Bounds on what one document may build (a hostile report must not exhaust memory): fast-xml-parser builds an object per
  * element and a property per attribute before any check of ours could run, so a 98 MB file of one
  * element with 10 million attributes grew past 4.5 GB. A linear pre-scan counts them first. A
  * 100,000-test JUnit file has about 430,000 elements and attributes; at the node limit a parse takes

@@ -1,8 +1,8 @@
 /**
- * The resource table of SERVICE-API.md, as data. The client's types and the emulator's generic
+ * The resource table of docs/service-api.md, as data. The client's types and the emulator's generic
  * handlers both read it; they share nothing else, so a bug in one is not mirrored in the other.
  *
- * Where SERVICE-API.md is silent (section 2.11 "Gaps"), an entry says so in a comment and keeps the
+ * Where docs/service-api.md is silent (section 2.11 "Gaps"), an entry says so in a comment and keeps the
  * choice small: the client must not depend on it.
  */
 
@@ -49,15 +49,15 @@ export interface ResourceSpec {
   readonly attributes: Readonly<Record<string, AttrSpec>>;
   /** Which of list, get, create, update, delete, aggregate the API offers (section 4.4). */
   readonly operations: readonly Operation[];
-  /** Human-readable key attribute and the emulator's key prefix (DESIGN.md: DEMO-T1, DEMO-R1 ...). */
+  /** Human-readable key attribute and the emulator's key prefix (docs/design.md: DEMO-T1, DEMO-R1 ...). */
   readonly key?: { readonly attribute: string; readonly prefix: string };
   readonly toOne?: Readonly<Record<string, ToOneSpec>>;
   readonly toMany?: Readonly<Record<string, ToManySpec>>;
-  /** PATCH and DELETE need If-Match (section 8, DESIGN.md "locked types"). */
+  /** PATCH and DELETE need If-Match (section 8, docs/design.md "Locked types"). */
   readonly versionLocked?: boolean;
   /** DELETE sets deletedAt; POST /{type}/{id}/actions/restore clears it (section 3, rule 3). */
   readonly softDelete?: boolean;
-  /** Attribute sets that are unique together among live records (DESIGN.md: one execution per case and cycle). */
+  /** Attribute sets that are unique together among live records (docs/design.md: one execution per case and cycle). */
   readonly uniqueTogether?: readonly (readonly string[])[];
 }
 
@@ -177,7 +177,7 @@ export const RESOURCES = {
       projectId,
       recipientUserId: { kind: 'uuid', required: true, references: 'users' },
       title: { kind: 'string', required: true },
-      // SERVICE-API.md 2.2 names this attribute `type`, which JSON:API reserves; kept as the spec has it.
+      // docs/service-api.md 2.2 names this attribute `type`, which JSON:API reserves; kept as the spec has it.
       type: { kind: 'string', enum: NOTIFICATION_TYPES, required: true },
       id: { kind: 'uuid' },
       actorUserId: userRef,

@@ -1,4 +1,4 @@
-/** FiltrQL AST (SERVICE-API.md 4.2): a tagged union, every node with its source span. */
+/** FiltrQL AST (docs/service-api.md 4.2): a tagged union, every node with its source span. */
 
 export interface Span {
   start: number;

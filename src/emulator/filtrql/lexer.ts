@@ -24,7 +24,7 @@ export interface Token {
   span: Span;
 }
 
-/** A syntax error with offset, line and column, quoting the input (STYLE.md, liqe/rsql). */
+/** A syntax error with offset, line and column, quoting the input (docs/architecture.md "Query language": liqe, rsql). */
 export class FilterSyntaxError extends Error {
   readonly offset: number;
   readonly line: number;

@@ -87,7 +87,7 @@ function toTest(runs: Json[]): TestResult {
 }
 
 /**
- * The test as its runner names it (STYLE.md "Test identity"), for the runners whose Allure adapter
+ * The test as its runner names it (docs/architecture.md "Test identity"), for the runners whose Allure adapter
  * writes it: allure-jest's fullName is `package:file#full name`, the file relative to jest's
  * rootDir; allure-playwright's titlePath label is `root > project > file > describe...`, the file
  * relative to Playwright's testDir, as Playwright's other reporters write it.

@@ -68,7 +68,7 @@ export const ctrf: ReportFormat = {
 };
 
 /**
- * The test as its runner names it (STYLE.md "Test identity"), from what each runner's CTRF
+ * The test as its runner names it (docs/architecture.md "Test identity"), from what each runner's CTRF
  * reporter writes: jest's and vitest's write the full name as `name`; Playwright's writes the
  * title as `name` and `file > describe > ...` as `suite`, the file relative to Playwright's
  * testDir as Playwright's other reporters write it.

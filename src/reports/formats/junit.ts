@@ -48,7 +48,7 @@ const SOURCE_FILE = /\.[cm]?[jt]sx?$/;
 const CUCUMBER_ROW = /^.* - #\d+\.\d+: /s;
 
 /**
- * The runner's identity from what each producer puts in classname and name (STYLE.md "Test
+ * The runner's identity from what each producer puts in classname and name (docs/architecture.md "Test
  * identity"), recognised once per file from its first test case, so that a Surefire or pytest
  * file of 100,000 test cases costs one comparison:
  * - jest-junit writes jest's full name as both classname and name, and no file: `{file}` stays
@@ -104,7 +104,7 @@ function walkSuite(suite: XmlNode, path: string[], out: TestResult[]): void {
     if (result.name) out.push(result);
   }
   // The parsed tree is ours alone: let the garbage collector take each suite's cases as soon as
-  // they are read, so the model reuses their memory instead of growing the heap (issue 4's peak RSS).
+  // they are read, so the model reuses their memory instead of growing the heap (peak RSS: BENCHMARKS.md).
   delete suite.testcase;
   if (suite.testsuite !== undefined)
     for (const child of list(suite.testsuite)) walkSuite(child, here, out);
