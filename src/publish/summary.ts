@@ -3,7 +3,7 @@
  * pass rate, counts, failed tests with file:line, unmatched tests, cycle, requests. Text from
  * reports is HTML-escaped; the whole stays under a size limit, cut with a note.
  */
-import { oneLine } from '../api/redact.js';
+import { neutralise, oneLine } from '../api/redact.js';
 import type { ParsedReport } from '../reports/model.js';
 import type { PublishResult } from './publish.js';
 
@@ -16,9 +16,12 @@ export interface SummaryOptions {
 
 export const MAX_SUMMARY_BYTES = 1024 * 1024 - 1024;
 
-/** Report text inside Markdown table cells: HTML-escaped, Markdown syntax neutralised, one line. */
+/**
+ * Report text inside Markdown table cells: one line, mentions and issue references inert,
+ * HTML-escaped, Markdown syntax neutralised.
+ */
 export function escapeHtml(text: string): string {
-  return oneLine(text)
+  return neutralise(oneLine(text))
     .replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
     .replace(/[\\|`[\]*]/g, (c) => `\\${c}`);
 }
