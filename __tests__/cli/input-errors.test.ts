@@ -3,6 +3,7 @@ import { execFile } from 'node:child_process';
 import { runCli } from '../helpers/cli.js';
 import { closeEmulators, emulator, RW } from '../helpers/emulator.js';
 import { caseSeed } from '../helpers/publish.js';
+import { closeAll, startServer } from '../helpers/http-server.js';
 
 afterEach(closeEmulators);
 
@@ -84,4 +85,27 @@ test('an older Node gets one line saying which Node to use, not a stack trace fr
     "import('testcycle').then(() => console.log('loaded'), (e) => console.log(e.message))",
   ]);
   expect(library.stdout).toBe(`${needs}\n`);
+});
+
+test('{env:NAME} naming or holding a secret of the run is exit 2 before any request, the secret not shown', async () => {
+  const server = await startServer(() => ({ status: 200, body: { data: [] } }));
+  const env = { TESTCYCLE_BASE_URL: server.url, TESTCYCLE_TOKEN: RW, LABEL: RW };
+  for (const [name, why] of [
+    ['TESTCYCLE_TOKEN', /TESTCYCLE_TOKEN holds a secret \(its name says TOKEN\)/],
+    ['LABEL', /the value of LABEL is a secret of this run/],
+  ] as const) {
+    for (const args of [
+      ['publish', '--report', 'missing/*.xml', '--cycle-name', `CI {env:${name}}`],
+      ['gate', '--cycle-name', `CI {env:${name}}`],
+      ['cycle', 'create', '--name', `CI {env:${name}}`],
+    ]) {
+      const result = await run(args, env);
+      expect(result.code).toBe(2);
+      expect(result.err).toMatch(new RegExp(`--(cycle-name|name): \\{env:${name}\\}: `));
+      expect(result.err).toMatch(why);
+      expect(result.err).not.toContain(RW);
+    }
+  }
+  expect(server.log).toEqual([]);
+  await closeAll();
 });

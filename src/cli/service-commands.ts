@@ -47,7 +47,7 @@ export async function withClient<T>(
 export async function runPublishCommand(ctx: CommandContext): Promise<number> {
   const { settings: src, io } = ctx;
   // Every setting is checked before a report is read: a usage error is the first thing to fix.
-  const settings = publishSettings(src, io.env);
+  const settings = publishSettings(src, io.env, ctx.redactor);
   const client = clientSettings(src, io.env);
   // Reports next: a missing or broken report fails before any request.
   const reports = await readReportSet(reportSettings(src), ctx.logger);
@@ -100,7 +100,7 @@ export async function runCheckCommand(ctx: CommandContext): Promise<number> {
 }
 
 export async function runGateCommand(ctx: CommandContext): Promise<number> {
-  const target = cycleSettings(ctx.settings, ctx.io.env);
+  const target = cycleSettings(ctx.settings, ctx.io.env, ctx.redactor);
   const gate = gateSettings(ctx.settings);
   return withClient(ctx, async (client) => {
     const result = await gateCycle(client, target, gate);
@@ -171,7 +171,7 @@ function humanResult(r: PublishResult, color: boolean): string {
 
 export async function runCycleCreateCommand(ctx: CommandContext): Promise<number> {
   const { values, io } = ctx;
-  const settings = createCycleSettings(ctx.settings, io.env);
+  const settings = createCycleSettings(ctx.settings, io.env, ctx.redactor);
   return withClient(ctx, async (client) => {
     const made = await createCycle(client, { ...settings, logger: ctx.logger });
     const cycle = cycleInfo(made.cycle);
@@ -195,7 +195,7 @@ export async function runCycleCreateCommand(ctx: CommandContext): Promise<number
 }
 
 export async function runCycleCloseCommand(ctx: CommandContext): Promise<number> {
-  const target = cycleSettings(ctx.settings, ctx.io.env);
+  const target = cycleSettings(ctx.settings, ctx.io.env, ctx.redactor);
   return withClient(ctx, async (client) => {
     const cycle = cycleInfo(await closeCycle(client, target));
     const out = { cycle, requests: requestsOf(client) };
