@@ -148,6 +148,16 @@ export function plainText(text: string): string {
 }
 
 /**
+ * At most `max` characters (UTF-16 units), a cut marked with `…` and never inside a surrogate
+ * pair: data cut before it is escaped, so no escape sequence is split.
+ */
+export function clip(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  return `${/[\ud800-\udbff]$/.test(cut) ? cut.slice(0, -1) : cut}…`;
+}
+
+/**
  * Data in text that people read on GitHub (PR comment, check run, job summary): a mention
  * (`@user`, `@org/team`) or an issue reference (`#2`, `owner/repo#1`, `GH-3`) neither notifies nor
  * links. A zero-width space after `@`, `#` and `GH-` breaks GitHub's autolinking and reads as
