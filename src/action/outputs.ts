@@ -182,7 +182,7 @@ export async function createCheckRun(request: CheckRunRequest): Promise<void> {
     const last = batches.length - 1;
     const { data } = await octokit.rest.checks.create({
       ...ctx.repo,
-      name,
+      name: secrets.redact(name),
       head_sha: headSha,
       ...(last === 0 ? done : { status: 'in_progress' as const }),
       output: {
