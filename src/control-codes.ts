@@ -18,6 +18,12 @@ export const CONTROL_CODES = /[\u0000-\u0008\u000e-\u001f\u007f-\u009f]/g;
 /** The same, ESC left in place for a caller that keeps some sequences (colours). */
 export const CONTROL_CODES_BUT_ESC = /[\u0000-\u0008\u000e-\u001a\u001c-\u001f\u007f-\u009f]/g;
 
+/**
+ * Bidirectional controls (embeddings, overrides, isolates, the marks LRM, RLM and ALM): in data
+ * they reorder what a reader sees, so a test or cycle name can pose as another (Trojan Source).
+ */
+export const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+
 /** Text without escape sequences; cheap when there are none (the common case). */
 export function stripAnsi(text: string): string {
   return text.includes('\u001b') ? text.replace(ANSI_SEQUENCES, '') : text;

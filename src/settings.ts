@@ -413,6 +413,15 @@ export const SETTINGS = {
     description:
       'Create a check run with this name on the PR head (or the pushed commit). Without permission (fork PRs) a notice is shown instead.',
   },
+  'max-annotations': {
+    type: 'integer',
+    default: '50',
+    min: 0,
+    max: 1000,
+    modes: GATE_MODES,
+    description:
+      'Check run: at most this many failed tests annotated (GitHub takes 50 per request, so each 50 more cost one request; the job summary lists every failure). 0: none.',
+  },
   comment: {
     type: 'choice',
     choices: COMMENT_MODES,

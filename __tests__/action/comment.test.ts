@@ -2,12 +2,12 @@
 import { getOctokit } from '@actions/github';
 import {
   commentMarker,
-  pullNumberOf,
+  findPullNumber,
   upsertComment,
   type CommentMode,
   type CommentsApi,
 } from '../../src/action/comment.js';
-import { fakeGitHub, peopleComments, type FakeGitHub } from '../helpers/fake-github.js';
+import { BOT, fakeGitHub, peopleComments, type FakeGitHub } from '../helpers/fake-github.js';
 import { closeAll } from '../helpers/http-server.js';
 
 let github: FakeGitHub;
@@ -96,9 +96,99 @@ test('the marker is a hash: no series text can close the HTML comment or inject 
   expect(commentMarker('a')).not.toBe(commentMarker('b'));
 });
 
-test('the PR number comes from pull_request or a workflow_run for a PR', () => {
-  expect(pullNumberOf({ pull_request: { number: 5 } })).toBe(5);
-  expect(pullNumberOf({ workflow_run: { pull_requests: [{ number: 9 }] } })).toBe(9);
-  expect(pullNumberOf({ workflow_run: { pull_requests: [] } })).toBeUndefined();
-  expect(pullNumberOf({})).toBeUndefined();
+describe("only a comment written by this token's identity is edited", () => {
+  const marked = (login: string, type: 'Bot' | 'User', id = 500) => ({
+    id,
+    body: `${commentMarker('PR {pr} {sha7}')}\n## theirs`,
+    user: { login, type },
+    html_url: `https://github.com/acme/app/pull/7#issuecomment-${id}`,
+  });
+
+  test("another app's Bot comment that starts with the marker is not PATCHed: a new one is posted", async () => {
+    github.comments.set(7, [marked('other-app[bot]', 'Bot')]);
+    expect(await post('## run 1')).toMatchObject({ action: 'created' });
+    expect(github.comments.get(7)![0]!.body).toContain('## theirs');
+    expect(writes()).toEqual(['POST']);
+    // The next run finds its own comment (github-actions[bot], as GET /user is refused).
+    expect(await post('## run 2')).toMatchObject({ action: 'updated' });
+    expect(github.comments.get(7)!.map((c) => c.body.split('\n')[1])).toEqual([
+      '## theirs',
+      '## run 2',
+    ]);
+    expect(writes()).toEqual(['POST', 'PATCH']);
+  });
+
+  test("a personal token (GET /user answers) edits its own comment, not github-actions[bot]'s", async () => {
+    github.viewer = { login: 'Dev-Lead', type: 'User' };
+    github.comments.set(7, [marked(BOT.login, 'Bot')]);
+    expect(await post('## run 1')).toMatchObject({ action: 'created' });
+    expect(await post('## run 2')).toMatchObject({ action: 'updated' });
+    const comments = github.comments.get(7)!;
+    expect(comments.map((c) => [c.user.login, c.body.split('\n')[1]])).toEqual([
+      [BOT.login, '## theirs'],
+      ['Dev-Lead', '## run 2'],
+    ]);
+  });
+
+  test('no request for the identity while no comment carries the marker', async () => {
+    await post('## run 1');
+    expect(github.server.log.some((r) => r.url === '/user')).toBe(false);
+  });
+});
+
+describe('the PR a run belongs to', () => {
+  const repo = { owner: 'acme', repo: 'app' };
+  const here = { id: 1, full_name: 'acme/app' };
+  const baseRepo = (id: number, name: string) => ({
+    id,
+    url: `https://api.github.com/repos/${name}`,
+    name: name.split('/')[1],
+  });
+
+  test('pull_request: its number, no request', async () => {
+    expect(await findPullNumber(api, repo, { pull_request: { number: 5 } })).toBe(5);
+    expect(await findPullNumber(api, repo, {})).toBeUndefined();
+    expect(github.server.log).toEqual([]);
+  });
+
+  test('workflow_run: a listed PR into this repository', async () => {
+    const payload = {
+      repository: here,
+      workflow_run: {
+        head_sha: 'abc',
+        pull_requests: [
+          { number: 8, base: { repo: baseRepo(2, 'upstream/app') } },
+          { number: 9, base: { repo: baseRepo(1, 'acme/app') } },
+        ],
+      },
+    };
+    expect(await findPullNumber(api, repo, payload)).toBe(9);
+  });
+
+  test("workflow_run: a pull_requests[0] into another repository is not this run's PR", async () => {
+    const payload = {
+      repository: here,
+      workflow_run: {
+        head_sha: 'abc',
+        pull_requests: [{ number: 8, base: { repo: baseRepo(2, 'upstream/app') } }],
+      },
+    };
+    expect(await findPullNumber(api, repo, payload)).toBeUndefined();
+  });
+
+  test('workflow_run of a fork PR (pull_requests empty): found by the head commit, open and into this repository', async () => {
+    github.pullsByCommit.set('forkhead', [
+      { number: 3, state: 'open', base: { repo: { full_name: 'someone/fork' } } },
+      { number: 4, state: 'closed', base: { repo: { full_name: 'acme/app' } } },
+      { number: 5, state: 'open', base: { repo: { full_name: 'Acme/App' } } },
+    ]);
+    const payload = { workflow_run: { head_sha: 'forkhead', pull_requests: [] } };
+    expect(await findPullNumber(api, repo, payload)).toBe(5);
+    expect(github.server.log.map((r) => r.url)).toEqual([
+      '/repos/acme/app/commits/forkhead/pulls?per_page=100',
+    ]);
+    expect(
+      await findPullNumber(api, repo, { workflow_run: { head_sha: 'other', pull_requests: [] } }),
+    ).toBeUndefined();
+  });
 });

@@ -8,6 +8,7 @@ import { settingsFrom } from '../../src/publish/index.js';
 import { runCli } from '../helpers/cli.js';
 import { closeEmulators, emulator, RW } from '../helpers/emulator.js';
 import { caseSeed } from '../helpers/publish.js';
+import { closeAll, startServer } from '../helpers/http-server.js';
 
 afterEach(closeEmulators);
 
@@ -139,4 +140,27 @@ describe('output files are checked before the first request', () => {
       join(work, 'ok.html'),
     );
   });
+});
+
+test('{env:NAME} naming or holding a secret of the run is exit 2 before any request, the secret not shown', async () => {
+  const server = await startServer(() => ({ status: 200, body: { data: [] } }));
+  const env = { TESTCYCLE_BASE_URL: server.url, TESTCYCLE_TOKEN: RW, LABEL: RW };
+  for (const [name, why] of [
+    ['TESTCYCLE_TOKEN', /TESTCYCLE_TOKEN holds a secret \(its name says TOKEN\)/],
+    ['LABEL', /the value of LABEL is a secret of this run/],
+  ] as const) {
+    for (const args of [
+      ['publish', '--report', 'missing/*.xml', '--cycle-name', `CI {env:${name}}`],
+      ['gate', '--cycle-name', `CI {env:${name}}`],
+      ['cycle', 'create', '--name', `CI {env:${name}}`],
+    ]) {
+      const result = await run(args, env);
+      expect(result.code).toBe(2);
+      expect(result.err).toMatch(new RegExp(`--(cycle-name|name): \\{env:${name}\\}: `));
+      expect(result.err).toMatch(why);
+      expect(result.err).not.toContain(RW);
+    }
+  }
+  expect(server.log).toEqual([]);
+  await closeAll();
 });

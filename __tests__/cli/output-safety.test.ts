@@ -6,7 +6,16 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodedForms, oneLine, Redactor, safeLines } from '../../src/api/redact.js';
+import {
+  encodedForms,
+  MIN_SECRET_RUN,
+  neutralise,
+  oneLine,
+  plainText,
+  Redactor,
+  safeLines,
+} from '../../src/api/redact.js';
+import { html } from '../../src/dashboard/escape.js';
 import { main, type CliIO } from '../../src/cli/main.js';
 import { escapeHtml } from '../../src/publish/summary.js';
 import { closeAll, errorBody, startServer } from '../helpers/http-server.js';
@@ -88,7 +97,27 @@ describe('the token in none of its encodings', () => {
       (s) => Buffer.from(s.replace(/^Authorization: /, '')).toString('base64'),
     ],
     ['base64 of the token alone', () => Buffer.from(TOKEN).toString('base64')],
+    // An echo cut mid-way matches no whole form; each run of MIN_SECRET_RUN characters is masked.
+    ['raw, cut mid-way', (s) => s.slice(0, -9)],
+    ['url-encoded, cut mid-way', (s) => encodeURIComponent(s).slice(0, -12)],
+    ['JSON-escaped, cut mid-way', (s) => JSON.stringify(s).slice(1, -11)],
+    ['base64, cut mid-way', (s) => Buffer.from(s).toString('base64').slice(0, -14)],
+    [
+      'base64 of x:token, cut mid-way',
+      () => Buffer.from(`x:${TOKEN}`).toString('base64').slice(0, 30),
+    ],
   ];
+  /** Every run of MIN_SECRET_RUN characters of every form of the token. */
+  const runs = [
+    ...new Set(
+      encodedForms(TOKEN).flatMap((form) =>
+        Array.from({ length: Math.max(0, form.length - MIN_SECRET_RUN + 1) }, (_, i) =>
+          form.slice(i, i + MIN_SECRET_RUN),
+        ),
+      ),
+    ),
+  ];
+  const leaks = (text: string) => runs.filter((run) => text.includes(run));
 
   test.each(encodings)('%s: masked by the redactor', (_name, encode) => {
     const redactor = new Redactor();
@@ -96,6 +125,7 @@ describe('the token in none of its encodings', () => {
     const text = `the proxy said: ${encode(`Authorization: Bearer ${TOKEN}`)} (end)`;
     const out = redactor.redact(text);
     for (const form of encodedForms(TOKEN)) expect(out).not.toContain(form);
+    expect(leaks(out)).toEqual([]);
     expect(out).toContain('***');
   });
 
@@ -129,7 +159,86 @@ describe('the token in none of its encodings', () => {
       expect(server.log.length).toBe(2); // the 500 was retried: its detail was logged
       const text = t.text();
       for (const form of encodedForms(TOKEN)) expect(text).not.toContain(form);
+      expect(leaks(text)).toEqual([]);
       expect(text).not.toContain(TOKEN);
     },
   );
+
+  test('runs shorter than MIN_SECRET_RUN stay, so ordinary words are not masked', () => {
+    const redactor = new Redactor();
+    redactor.add(TOKEN);
+    const short = TOKEN.slice(0, MIN_SECRET_RUN - 1);
+    expect(redactor.redact(`id ${short} end`)).toBe(`id ${short} end`);
+    expect(redactor.redact(`id ${TOKEN.slice(3, 3 + MIN_SECRET_RUN)} end`)).toBe('id *** end');
+    expect(redactor.redact(`${TOKEN} and ${TOKEN.slice(5, 20)}`)).toBe('*** and ***');
+  });
+
+  test("the run's secret variables are registered from the environment, no others", () => {
+    const redactor = new Redactor();
+    redactor.addFromEnv({
+      INPUT_TOKEN: 'svc-token-aaaaaaaaaaaa',
+      'INPUT_GITHUB-TOKEN': 'ghs_bbbbbbbbbbbbbbbb',
+      ACTIONS_RUNTIME_TOKEN: 'eyJruntimecccccccccc',
+      ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'eyJidtokendddddddddd',
+      ACTIONS_ID_TOKEN_REQUEST_URL: 'https://pipelines.example/idtoken',
+      STAGE: 'staging-environment',
+    });
+    expect(
+      redactor.redact(
+        'svc-token-aaaaaaaaaaaa ghs_bbbbbbbbbbbbbbbb eyJruntimecccccccccc eyJidtokendddddddddd',
+      ),
+    ).toBe('*** *** *** ***');
+    expect(redactor.redact('https://pipelines.example/idtoken staging-environment')).toBe(
+      'https://pipelines.example/idtoken staging-environment',
+    );
+  });
+});
+
+describe('text that people read on GitHub', () => {
+  const BIDI = [
+    '\u202a',
+    '\u202b',
+    '\u202c',
+    '\u202d',
+    '\u202e',
+    '\u2066',
+    '\u2067',
+    '\u2068',
+    '\u2069',
+    '\u200e',
+    '\u200f',
+    '\u061c',
+  ];
+
+  test.each(BIDI.map((c) => [c.codePointAt(0)!.toString(16), c]))(
+    'bidi control U+%s is removed from every output: line, text, log line, Markdown, HTML',
+    (_hex, c) => {
+      const spoof = `admin${c}nimda.test`;
+      for (const out of [
+        oneLine(spoof),
+        plainText(spoof),
+        safeLines(spoof),
+        escapeHtml(spoof),
+        html(spoof),
+      ])
+        expect(out).toBe('adminnimda.test');
+    },
+  );
+
+  test('mentions and issue references from data neither notify nor link, and read the same', () => {
+    const name =
+      'login by @octocat for @acme/reviewers fixes acme/app#12, #34 and GH-56 (mail a@b.io)';
+    const cell = escapeHtml(name);
+    expect(cell).not.toMatch(/@[A-Za-z0-9]/);
+    expect(cell).not.toMatch(/#\d/);
+    expect(cell).not.toMatch(/GH-\d/i);
+    expect(cell.replace(/\u200b/g, '')).toBe(name);
+    // Markdown escaping is unchanged around it: the cell still cannot open a link or a table cell.
+    expect(escapeHtml('[@x](http://e) | #1 `y`')).toBe(
+      '\\[@\u200bx\\](http://e) \\| #\u200b1 \\`y\\`',
+    );
+    expect(neutralise('plain text, issue 7, C# and #hash')).toBe(
+      'plain text, issue 7, C# and #hash',
+    );
+  });
 });

@@ -422,7 +422,7 @@ describe('CLI as a subprocess', () => {
 });
 
 describe('action: many failures', () => {
-  test('10 annotations per step and a notice for the rest; check-run annotations in chunks of 50', async () => {
+  test('10 annotations per step; check-run annotations capped by max-annotations, 50 a request, the summary sent once', async () => {
     const emu = await emulator({ seed: seed(), rateLimit: '1000/1m' });
     const api = await startServer((req) => ({
       status: req.method === 'POST' ? 201 : 200,
@@ -431,51 +431,75 @@ describe('action: many failures', () => {
     }));
     const report = junitFile(
       'many.xml',
-      Array.from({ length: 60 }, (_, i) => [`broken_${i}`, 'fail'] as [string, 'fail']),
+      Array.from({ length: 3000 }, (_, i) => [`broken_${i}`, 'fail'] as [string, 'fail']),
     );
-    const run = await runAction(
-      {
-        ...base(emu.url),
-        reports: report,
-        'cycle-name': 'Many',
-        'check-name': 'tests',
-        'github-token': 'ghs_faketoken456',
-        'on-unmatched': 'ignore',
-      },
-      { GITHUB_API_URL: api.url, GITHUB_REPOSITORY: 'acme/app', GITHUB_SHA: 'abc123' },
-    );
+    const inputs = {
+      ...base(emu.url),
+      reports: report,
+      'cycle-name': 'Many',
+      'check-name': 'tests',
+      'github-token': 'ghs_faketoken456',
+      'on-unmatched': 'ignore',
+    };
+    const env = { GITHUB_API_URL: api.url, GITHUB_REPOSITORY: 'acme/app', GITHUB_SHA: 'abc123' };
+    const run = await runAction(inputs, env);
     expect(run.code).toBe(0);
     expect(run.stdout.match(/^::error /gm)).toHaveLength(10);
-    expect(run.stdout).toMatch(/::notice::50 more failed tests are not annotated/);
-    expect(api.log.map((r) => `${r.method} ${r.url}`)).toEqual([
-      'POST /repos/acme/app/check-runs',
-      'PATCH /repos/acme/app/check-runs/91',
+    expect(run.stdout).toMatch(/::notice::2990 more failed tests are not annotated/);
+    expect(run.stdout).toContain(
+      'check run "tests": 2950 more failed tests are not annotated (max-annotations: 50)',
+    );
+    // 3,000 failures, one request (it was 60, each re-sending the summary).
+    expect(api.log.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /repos/acme/app/check-runs']);
+    const created = JSON.parse(api.log[0]!.body);
+    expect(created).toMatchObject({
+      status: 'completed',
+      conclusion: 'success',
+      head_sha: 'abc123',
+    });
+    expect(created.output.annotations).toHaveLength(50);
+    expect(created.output.summary).toMatch(/^## testcycle: 📤 Published/);
+
+    // max-annotations 120: three requests; the run completes, with its summary, on the last.
+    const capped = await runAction(
+      { ...inputs, 'max-annotations': '120', annotations: 'false' },
+      env,
+    );
+    expect(capped.code).toBe(0);
+    const requests = api.log.slice(1).map((r) => ({
+      call: `${r.method} ${r.url}`,
+      ...(JSON.parse(r.body) as {
+        status?: string;
+        output: { summary: string; annotations: unknown[] };
+      }),
+    }));
+    expect(requests.map((r) => [r.call, r.status, r.output.annotations.length])).toEqual([
+      ['POST /repos/acme/app/check-runs', 'in_progress', 50],
+      ['PATCH /repos/acme/app/check-runs/91', undefined, 50],
+      ['PATCH /repos/acme/app/check-runs/91', 'completed', 20],
     ]);
-    expect(JSON.parse(api.log[0]!.body).output.annotations).toHaveLength(50);
-    expect(JSON.parse(api.log[1]!.body).output.annotations).toHaveLength(10);
-    expect(JSON.parse(api.log[0]!.body).head_sha).toBe('abc123');
+    expect(requests.filter((r) => r.output.summary.startsWith('## testcycle'))).toHaveLength(1);
+    expect(requests[2]!.output.summary).toMatch(/^## testcycle: 📤 Published/);
+    expect(requests[0]!.output.summary).toBe(
+      'Adding annotations: 50 of 120 so far; the summary follows.',
+    );
+    expect((await runAction({ ...inputs, 'max-annotations': '1001' }, env)).stdout).toMatch(
+      /::error::input max-annotations: "1001" is not a whole number from 0 to 1000/,
+    );
+    api.log.length = 0;
     // workflow_run (fork PRs): the check lands on the tested commit, not the default branch.
     const event = join(dir, 'workflow_run.json');
     writeFileSync(event, JSON.stringify({ workflow_run: { head_sha: 'forkhead' } }));
     await runAction(
+      { ...inputs, annotations: 'false' },
       {
-        ...base(emu.url),
-        reports: report,
-        'cycle-name': 'Many',
-        'check-name': 'tests',
-        'github-token': 'ghs_faketoken456',
-        'on-unmatched': 'ignore',
-        annotations: 'false',
-      },
-      {
-        GITHUB_API_URL: api.url,
-        GITHUB_REPOSITORY: 'acme/app',
+        ...env,
         GITHUB_SHA: 'main-tip',
         GITHUB_EVENT_PATH: event,
         GITHUB_EVENT_NAME: 'workflow_run',
       },
     );
-    expect(JSON.parse(api.log[2]!.body).head_sha).toBe('forkhead');
+    expect(JSON.parse(api.log[0]!.body).head_sha).toBe('forkhead');
   });
 });
 
@@ -584,8 +608,14 @@ describe('action: pull-request comment', () => {
     // The same Markdown as the job summary.
     expect(comments[0]!.body).toContain(second.summary.trim().split('\n')[0]);
     expect(comments[0]!.body).not.toContain('ghs_faketoken123');
-    expect(github.server.log.map((r) => r.method)).toEqual(['GET', 'POST', 'GET', 'PATCH']);
-    expect(github.server.log[0]!.url).toBe('/repos/acme/app/issues/12/comments?per_page=100');
+    // The second run asks who it writes as (GET /user: 403 for a GITHUB_TOKEN, so github-actions[bot]).
+    expect(github.server.log.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'GET /repos/acme/app/issues/12/comments?per_page=100',
+      'POST /repos/acme/app/issues/12/comments',
+      'GET /repos/acme/app/issues/12/comments?per_page=100',
+      'GET /user',
+      `PATCH /repos/acme/app/issues/comments/${comments[0]!.id}`,
+    ]);
 
     github.forbid = true;
     const forbidden = await runAction(
@@ -599,5 +629,182 @@ describe('action: pull-request comment', () => {
     );
     expect(forbidden.code).toBe(0);
     expect(forbidden.stdout).toMatch(/::notice::No pull-request comment: .*pull-requests: write/);
+  });
+});
+
+describe('action: secrets of the run and GitHub limits', () => {
+  const GH_TOKEN = 'ghs_prAuthTokenFor0123456789XYZ';
+  const RUNTIME = 'eyJ0eXAiOiJKV1QiLCJydW50aW1lIjoidG9rZW4ifQ';
+  /** A check run and a PR comment, as a workflow with a GitHub token asks for them. */
+  const toGitHub = { 'check-name': 'tests', comment: 'always', 'github-token': GH_TOKEN };
+  const prEnv = (url: string, event: string) => ({
+    GITHUB_API_URL: url,
+    GITHUB_REPOSITORY: 'acme/app',
+    GITHUB_EVENT_PATH: event,
+    GITHUB_EVENT_NAME: 'pull_request',
+    GITHUB_REF: 'refs/pull/12/merge',
+    GITHUB_SHA: 'mergecommit',
+    ACTIONS_RUNTIME_TOKEN: RUNTIME,
+  });
+  const prEvent = () => {
+    const event = join(dir, 'secrets-event.json');
+    writeFileSync(
+      event,
+      JSON.stringify({ pull_request: { number: 12, head: { sha: 'feedbeef' } } }),
+    );
+    return event;
+  };
+  /** The runs of MIN_SECRET_RUN characters of each secret, as a leak check. */
+  const leaked = (text: string) =>
+    [RW, GH_TOKEN, RUNTIME].flatMap((secret) =>
+      Array.from({ length: secret.length - 11 }, (_, i) => secret.slice(i, i + 12)).filter((run) =>
+        text.includes(run),
+      ),
+    );
+
+  test('{env:INPUT_TOKEN} and {env:ACTIONS_RUNTIME_TOKEN} in cycle-name: a config error before any request', async () => {
+    const emu = await emulator({ seed: seed(), rateLimit: '1000/1m' });
+    const github = await fakeGitHub();
+    const run = await runAction(
+      {
+        ...base(emu.url),
+        reports: junitFile('env-secret.xml', [['opens', 'pass']]),
+        'cycle-name': 'x {env:INPUT_TOKEN} {env:ACTIONS_RUNTIME_TOKEN}',
+        ...toGitHub,
+      },
+      prEnv(github.server.url, prEvent()),
+    );
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      '::error::input cycle-name: {env:INPUT_TOKEN}: INPUT_TOKEN holds a secret (its name says TOKEN); a cycle name is stored by the service and shown in PR comments, check runs and job summaries, where nothing masks it. Use a variable without secrets.',
+    );
+    expect(emu.stats().total).toBe(0);
+    expect(github.server.log).toEqual([]);
+    expect(run.outputs).toEqual({});
+  });
+
+  test('tokens echoed by tests reach no comment, check run, summary, output or stored name', async () => {
+    const emu = await emulator({ seed: seed(), rateLimit: '1000/1m' });
+    const github = await fakeGitHub();
+    // A test that prints the tokens (whole, and one cut mid-way) in its name and failure message.
+    const report = join(dir, 'echo-secrets.xml');
+    writeFileSync(
+      report,
+      `<testsuite name="S"><testcase classname="app.LoginTest" name="opens ${GH_TOKEN.slice(0, 20)}" file="a.ts" line="3"><failure message="auth ${RW} ${GH_TOKEN} ${RUNTIME.slice(0, 25)}">trace</failure></testcase><testcase classname="app.New" name="uses ${GH_TOKEN}"><failure message="x"/></testcase></testsuite>`,
+    );
+    const run = await runAction(
+      {
+        ...base(emu.url),
+        reports: report,
+        'cycle-name': 'PR {pr}',
+        ...toGitHub,
+        'create-missing-cases': 'true',
+        'automation-key': '{classname}',
+      },
+      prEnv(github.server.url, prEvent()),
+    );
+    expect(run.code).toBe(0);
+    const comment = github.comments.get(12)![0]!.body;
+    const checkRun = JSON.stringify([...github.checkRuns.values()]);
+    const stored = JSON.stringify(
+      ['test_cycles', 'test_cases', 'test_case_executions'].flatMap((type) => [
+        ...emu.service.store.all(type as 'test_cycles'),
+      ]),
+    );
+    expect(comment).toContain('***');
+    expect(checkRun).toContain('***');
+    expect(run.summary).toContain('***');
+    for (const [where, text] of Object.entries({
+      comment,
+      checkRun,
+      summary: run.summary,
+      outputs: JSON.stringify(run.outputs),
+      stored,
+      log: run.stdout.replace(/^::add-mask::.*$/gm, ''),
+    }))
+      expect({ where, leaked: leaked(text) }).toEqual({ where, leaked: [] });
+    expect(run.outputs['cycle-name']).toBe('PR 12');
+  });
+
+  test('an 80,000-character cycle name still makes a comment and a check run within GitHub limits', async () => {
+    // Names are anyone's to write in the service; the gate reads this cycle by its key.
+    const long = `Nightly ${"'@x#1".repeat(16_000)}`;
+    const emu = await emulator({
+      seed: { ...seed(), testCycles: [{ testCycleKey: 'DEMO-R7', name: long, status: 'ACTIVE' }] },
+      rateLimit: '1000/1m',
+    });
+    const github = await fakeGitHub();
+    const run = await runAction(
+      {
+        ...base(emu.url),
+        mode: 'gate',
+        'cycle-key': 'DEMO-R7',
+        'fail-on-not-executed': 'true',
+        ...toGitHub,
+      },
+      prEnv(github.server.url, prEvent()),
+    );
+    expect(run.code).toBe(0);
+    const body = github.comments.get(12)![0]!.body;
+    const [check] = [...github.checkRuns.values()];
+    const output = check![0]!.output as { title: string; summary: string };
+    expect(body.length).toBeLessThanOrEqual(65_536);
+    expect(output.summary.length).toBeLessThanOrEqual(65_535);
+    expect(output.title.length).toBeLessThanOrEqual(255);
+    // The name is cut, marked, and its data stays inert: no mention, no issue link.
+    expect(body).toMatch(/\*\*Cycle\*\* DEMO-R7 Nightly (&#39;@\u200bx#\u200b1)+(&#39;)?…/);
+    expect(body).not.toMatch(/@x|#1/);
+    expect(run.summary.length).toBeLessThan(5_000);
+  });
+
+  test('workflow_run of a fork PR: the PR found by the head commit gets the comment; a PR into another repository none', async () => {
+    const emu = await emulator({ seed: seed(), rateLimit: '1000/1m' });
+    const github = await fakeGitHub();
+    github.pullsByCommit.set('forkhead', [
+      { number: 31, state: 'open', base: { repo: { full_name: 'acme/app' } } },
+    ]);
+    const event = join(dir, 'fork-run.json');
+    const runEnv = (payload: object) => {
+      writeFileSync(event, JSON.stringify(payload));
+      return {
+        GITHUB_API_URL: github.server.url,
+        GITHUB_REPOSITORY: 'acme/app',
+        GITHUB_EVENT_PATH: event,
+        GITHUB_EVENT_NAME: 'workflow_run',
+        GITHUB_SHA: 'main-tip',
+      };
+    };
+    const inputs = {
+      ...base(emu.url),
+      reports: junitFile('fork.xml', [['opens', 'pass']]),
+      'cycle-name': 'Fork run',
+      comment: 'always',
+      'github-token': GH_TOKEN,
+    };
+    const fork = await runAction(
+      inputs,
+      runEnv({ repository: { id: 1 }, workflow_run: { head_sha: 'forkhead', pull_requests: [] } }),
+    );
+    expect(fork.code).toBe(0);
+    expect(fork.stdout).toContain('pull-request comment created');
+    expect(github.comments.get(31)).toHaveLength(1);
+    const other = await runAction(
+      inputs,
+      runEnv({
+        repository: { id: 1 },
+        workflow_run: {
+          head_sha: 'otherhead',
+          pull_requests: [
+            {
+              number: 8,
+              base: { repo: { id: 2, url: 'https://api.github.com/repos/upstream/app' } },
+            },
+          ],
+        },
+      }),
+    );
+    expect(other.code).toBe(0);
+    expect(other.stdout).toContain('no pull request into this repository for this run');
+    expect(github.comments.has(8)).toBe(false);
   });
 });

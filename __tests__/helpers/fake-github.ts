@@ -1,9 +1,14 @@
 /**
- * A small fake of the GitHub REST endpoints the action's PR comment uses, shaped by GitHub's
- * documented requests and answers (docs.github.com/rest/issues/comments):
+ * A small fake of the GitHub REST endpoints the action's PR comment and check run use, shaped by
+ * GitHub's documented requests and answers (docs.github.com/rest/issues/comments, /rest/users,
+ * /rest/commits/commits, /rest/checks/runs):
  *   GET   /repos/{owner}/{repo}/issues/{issue_number}/comments?per_page&page  (Link: rel="next")
  *   POST  /repos/{owner}/{repo}/issues/{issue_number}/comments  {body} -> 201
  *   PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}    {body} -> 200
+ *   GET   /user: `viewer` (a personal token's user), else 403 as for an installation token
+ *   GET   /repos/{owner}/{repo}/commits/{sha}/pulls: `pullsByCommit`
+ *   POST  /repos/{owner}/{repo}/check-runs, PATCH .../check-runs/{id}: kept in `checkRuns`
+ * Comments are written as `viewer`, or as github-actions[bot] (a workflow's GITHUB_TOKEN).
  * `forbid` answers 403 as GitHub does for a read-only token (fork PRs).
  */
 import { startServer, type LoggedRequest, type Reply, type TestServer } from './http-server.js';
@@ -15,16 +20,32 @@ export interface FakeComment {
   html_url: string;
 }
 
+export interface FakePull {
+  number: number;
+  state: 'open' | 'closed';
+  base: { repo: { full_name: string } };
+}
+
 export interface FakeGitHub {
   server: TestServer;
   comments: Map<number, FakeComment[]>;
   forbid: boolean;
+  viewer?: FakeComment['user'];
+  pullsByCommit: Map<string, FakePull[]>;
+  /** Each check run's requests in order (the create, then each update). */
+  checkRuns: Map<number, Record<string, unknown>[]>;
 }
 
-const BOT = { login: 'github-actions[bot]', type: 'Bot' as const };
+export const BOT = { login: 'github-actions[bot]', type: 'Bot' as const };
 
 export async function fakeGitHub(owner = 'acme', repo = 'app'): Promise<FakeGitHub> {
-  const state: FakeGitHub = { server: undefined!, comments: new Map(), forbid: false };
+  const state: FakeGitHub = {
+    server: undefined!,
+    comments: new Map(),
+    forbid: false,
+    pullsByCommit: new Map(),
+    checkRuns: new Map(),
+  };
   let nextId = 1000;
   const base = `/repos/${owner}/${repo}/issues`;
   const handle = (req: LoggedRequest): Reply => {
@@ -37,6 +58,24 @@ export async function fakeGitHub(owner = 'acme', repo = 'app'): Promise<FakeGitH
         },
       };
     const url = new URL(req.url, 'http://x');
+    if (url.pathname === '/user' && req.method === 'GET')
+      return state.viewer
+        ? { status: 200, body: state.viewer }
+        : { status: 403, body: { message: 'Resource not accessible by integration' } };
+    const pulls = new RegExp(`^/repos/${owner}/${repo}/commits/(\\w+)/pulls$`).exec(url.pathname);
+    if (pulls && req.method === 'GET')
+      return { status: 200, body: state.pullsByCommit.get(pulls[1]!) ?? [] };
+    const check = new RegExp(`^/repos/${owner}/${repo}/check-runs(?:/(\\d+))?$`).exec(url.pathname);
+    if (check && (req.method === 'POST' || (req.method === 'PATCH' && check[1]))) {
+      const id = check[1] ? Number(check[1]) : nextId++;
+      const requests = state.checkRuns.get(id);
+      if (check[1] && !requests) return { status: 404, body: { message: 'Not Found' } };
+      state.checkRuns.set(id, [
+        ...(requests ?? []),
+        JSON.parse(req.body) as Record<string, unknown>,
+      ]);
+      return { status: check[1] ? 200 : 201, body: { id } };
+    }
     const list = new RegExp(`^${base}/(\\d+)/comments$`).exec(url.pathname);
     const one = new RegExp(`^${base}/comments/(\\d+)$`).exec(url.pathname);
     if (list && req.method === 'GET') {
@@ -53,7 +92,7 @@ export async function fakeGitHub(owner = 'acme', repo = 'app'): Promise<FakeGitH
       const comment: FakeComment = {
         id: nextId++,
         body: (JSON.parse(req.body) as { body: string }).body,
-        user: BOT,
+        user: state.viewer ?? BOT,
         html_url: `https://github.com/${owner}/${repo}/pull/${issue}#issuecomment-${nextId}`,
       };
       state.comments.set(issue, [...(state.comments.get(issue) ?? []), comment]);

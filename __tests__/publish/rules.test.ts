@@ -5,6 +5,7 @@
  */
 import type { JsonApiDocument, Resource, ServiceClient } from '../../src/api/client.js';
 import { toFiltrQL, type Filter } from '../../src/api/filter.js';
+import { Redactor } from '../../src/api/redact.js';
 import { ciContext, cycleCounts, readGrouped, renderCycleName } from '../../src/publish/index.js';
 import { compareKeys, matchTests } from '../../src/publish/match.js';
 import { makePlan } from '../../src/publish/sync.js';
@@ -169,6 +170,77 @@ describe('CI variables for {sha} {branch} {pr} {run_id} {run_number}', () => {
     expect(() => renderCycleName('{pr}', ciContext({ GITHUB_REF: 'refs/heads/main' }))).toThrow(
       /\{pr\} has no value in this environment; set TESTCYCLE_PR/,
     );
+  });
+});
+
+describe('{env:NAME} never reads a secret of the run into a name', () => {
+  const TOKEN = 'tc_live_0123456789abcdefXYZ';
+  const GH = 'ghs_0123456789abcdefghijkl';
+  const env = {
+    INPUT_TOKEN: TOKEN,
+    'INPUT_GITHUB-TOKEN': GH,
+    ACTIONS_RUNTIME_TOKEN: 'eyJ0eXAiOiJKV1Qi.runtime.token',
+    ACTIONS_ID_TOKEN_REQUEST_TOKEN: 'eyJ0eXAiOiJKV1Qi.id.request',
+    GITHUB_TOKEN: 'ghs_workflowtoken0123456789',
+    DEPLOY_PASSWORD: 'hunter2hunter2',
+    NPM_API_KEY: 'npm_0123456789',
+    BUILD_LABEL: GH,
+    LONGER: `prefix-${TOKEN.slice(0, 14)}`,
+    STAGE: 'staging',
+  };
+  const render = (template: string, secrets?: Redactor) =>
+    renderCycleName(template, ciContext(env, new Date(0), secrets));
+
+  test.each([
+    ['INPUT_TOKEN', 'TOKEN'],
+    ['ACTIONS_RUNTIME_TOKEN', 'TOKEN'],
+    ['ACTIONS_ID_TOKEN_REQUEST_TOKEN', 'TOKEN'],
+    ['GITHUB_TOKEN', 'TOKEN'],
+    ['DEPLOY_PASSWORD', 'PASSWORD'],
+    ['NPM_API_KEY', 'API_KEY'],
+    ['my_secret', 'SECRET'],
+  ])('{env:%s} is refused by its name (%s), whatever it holds', (name, word) => {
+    expect(() => render(`x {env:${name}}`)).toThrow(
+      new RegExp(
+        `^cycle-name: \\{env:${name}\\}: ${name} holds a secret \\(its name says ${word}\\); a cycle name is stored by the service`,
+      ),
+    );
+  });
+
+  test('a variable that holds the token under another name is refused by its value', () => {
+    expect(() => render('x {env:BUILD_LABEL}')).toThrow(
+      /\{env:BUILD_LABEL\}: the value of BUILD_LABEL is a secret of this run/,
+    );
+    // Part of a token is a secret too (12 characters or more of it).
+    expect(() => render('x {env:LONGER}')).toThrow(/the value of LONGER is a secret of this run/);
+  });
+
+  test('a token given as a flag (not in the environment) is known through the Redactor', () => {
+    const secrets = new Redactor();
+    secrets.add('staging-flag-token-123');
+    expect(() =>
+      renderCycleName(
+        '{env:FROM_FLAG}',
+        ciContext({ FROM_FLAG: 'staging-flag-token-123' }, new Date(0), secrets),
+      ),
+    ).toThrow(/the value of FROM_FLAG is a secret of this run/);
+  });
+
+  test('a secret reaching the name another way (written in, or through {branch}) is refused', () => {
+    expect(() => render(`x ${GH}`)).toThrow(/^cycle-name: renders to a name that holds a secret/);
+    expect(() =>
+      renderCycleName('{branch}', ciContext({ ...env, TESTCYCLE_BRANCH: TOKEN })),
+    ).toThrow(/renders to a name that holds a secret/);
+    // No error message shows the secret.
+    try {
+      render('x {env:BUILD_LABEL}');
+    } catch (error) {
+      expect((error as Error).message).not.toContain(GH);
+    }
+  });
+
+  test('ordinary variables still render', () => {
+    expect(render('{env:STAGE} tests')).toBe('staging tests');
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * The pull-request comment (input `comment`): one comment per cycle series on the PR, found again
- * by a hidden marker and updated in place on every run, never duplicated.
+ * by a hidden marker and updated in place on every run, never duplicated. Only a comment that
+ * this token's identity wrote is edited: another app can copy the marker, not the author.
  */
 import { createHash } from 'node:crypto';
 
@@ -17,10 +18,35 @@ export function commentMarker(series: string): string {
   return `<!-- testcycle-comment ${id} -->`;
 }
 
-/** The slice of Octokit this needs (issues.listComments, createComment, updateComment). */
+interface PullRequest {
+  number: number;
+  state?: string;
+  base?: { repo?: RepoRef | null };
+}
+
+/** How GitHub names a repository in payloads (workflow_run: id, url, name) and answers. */
+interface RepoRef {
+  id?: number;
+  url?: string;
+  full_name?: string;
+}
+
+/**
+ * The slice of Octokit this needs: issues.listComments, createComment, updateComment;
+ * users.getAuthenticated (who writes); repos.listPullRequestsAssociatedWithCommit (fork PRs).
+ */
 export interface CommentsApi {
   paginate<T>(route: unknown, params: Record<string, unknown>): Promise<T[]>;
   rest: {
+    users: { getAuthenticated(): Promise<{ data: { login: string } }> };
+    repos: {
+      listPullRequestsAssociatedWithCommit(params: {
+        owner: string;
+        repo: string;
+        commit_sha: string;
+        per_page?: number;
+      }): Promise<{ data: PullRequest[] }>;
+    };
     issues: {
       listComments: unknown;
       createComment(params: {
@@ -42,7 +68,27 @@ export interface CommentsApi {
 interface IssueComment {
   id: number;
   body?: string | null;
-  user?: { type?: string } | null;
+  user?: { login?: string; type?: string } | null;
+}
+
+/** Who comments with a workflow's GITHUB_TOKEN (an installation token of the GitHub Actions app). */
+export const ACTIONS_BOT_LOGIN = 'github-actions[bot]';
+
+/**
+ * The login this token's comments carry. GET /user names the user of a personal or OAuth token;
+ * an installation token gets 403 "Resource not accessible by integration" (docs.github.com/rest/
+ * users/users#get-the-authenticated-user): that is the workflow's GITHUB_TOKEN, whose comments
+ * are github-actions[bot]'s. Another app's installation token then finds no comment of its own
+ * and writes a new one: never another author's.
+ */
+async function postingAs(api: CommentsApi): Promise<string> {
+  try {
+    return (await api.rest.users.getAuthenticated()).data.login;
+  } catch (error) {
+    const status = (error as { status?: number }).status;
+    if (status === 401 || status === 403 || status === 404) return ACTIONS_BOT_LOGIN;
+    throw error;
+  }
 }
 
 export interface CommentRequest {
@@ -69,8 +115,11 @@ export async function upsertComment(request: CommentRequest): Promise<CommentOut
     issue_number: pullNumber,
     per_page: 100,
   });
-  // Only a bot's comment is ours to edit: a person quoting the marker keeps their comment.
-  const ours = comments.find((c) => c.user?.type === 'Bot' && c.body?.startsWith(marker));
+  // Ours: the marker, and written by this token's identity (logins are case-insensitive). A
+  // person quoting the marker, or another app copying it, keeps their comment.
+  const marked = comments.filter((c) => c.body?.startsWith(marker));
+  const me = marked.length ? (await postingAs(api)).toLowerCase() : '';
+  const ours = marked.find((c) => c.user?.login?.toLowerCase() === me);
   if (ours) {
     const { data } = await api.rest.issues.updateComment({ ...repo, comment_id: ours.id, body });
     return { action: 'updated', id: data.id, url: data.html_url };
@@ -82,13 +131,48 @@ export async function upsertComment(request: CommentRequest): Promise<CommentOut
   return { action: 'created', id: data.id, url: data.html_url };
 }
 
-/** The PR a run belongs to: the pull_request event, or the PR a workflow_run ran for (fork PRs). */
-export function pullNumberOf(payload: Record<string, unknown>): number | undefined {
+/**
+ * The PR a run belongs to: the pull_request event's, or the PR a workflow_run ran for (the fork
+ * PR recipe), and only a PR into this repository. GitHub leaves a workflow_run's `pull_requests`
+ * empty for fork PRs: the PRs are then found by the run's head commit
+ * (GET /repos/{owner}/{repo}/commits/{sha}/pulls), open ones into this repository only.
+ */
+export async function findPullNumber(
+  api: CommentsApi,
+  repo: { owner: string; repo: string },
+  payload: Record<string, unknown>,
+): Promise<number | undefined> {
   const pr = payload.pull_request as { number?: unknown } | undefined;
   if (typeof pr?.number === 'number') return pr.number;
-  const run = payload.workflow_run as { pull_requests?: { number?: unknown }[] } | undefined;
-  const first = run?.pull_requests?.[0]?.number;
-  return typeof first === 'number' ? first : undefined;
+  const run = payload.workflow_run as
+    { head_sha?: string; pull_requests?: PullRequest[] | null } | undefined;
+  if (!run) return undefined;
+  const here = payload.repository as RepoRef | undefined;
+  const intoHere = (p: PullRequest) => isRepo(p.base?.repo, repo, here);
+  const listed = (run.pull_requests ?? []).find(intoHere);
+  if (listed) return listed.number;
+  if (!run.head_sha) return undefined;
+  const { data } = await api.rest.repos.listPullRequestsAssociatedWithCommit({
+    ...repo,
+    commit_sha: run.head_sha,
+    per_page: 100,
+  });
+  return data.find((p) => p.state !== 'closed' && intoHere(p))?.number;
+}
+
+/** Whether a payload's repository is `repo`: by id when both have one, else by name. */
+function isRepo(
+  ref: RepoRef | null | undefined,
+  repo: { owner: string; repo: string },
+  here: RepoRef | undefined,
+): boolean {
+  if (!ref) return false;
+  if (typeof ref.id === 'number' && typeof here?.id === 'number') return ref.id === here.id;
+  const name = `${repo.owner}/${repo.repo}`.toLowerCase();
+  return (
+    ref.full_name?.toLowerCase() === name ||
+    (ref.url?.toLowerCase().endsWith(`/repos/${name}`) ?? false)
+  );
 }
 
 /**
@@ -113,15 +197,17 @@ export async function commentOnPullRequest(options: {
   }
   // Loaded only when asked for: it is most of the bundle, and cold start matters.
   const github = await import('@actions/github');
-  const pullNumber = pullNumberOf(github.context.payload);
-  if (pullNumber === undefined) {
-    options.info('no pull request for this run: no comment written');
-    return;
-  }
+  const api = github.getOctokit(options.token) as unknown as CommentsApi;
+  const repo = github.context.repo;
   try {
+    const pullNumber = await findPullNumber(api, repo, github.context.payload);
+    if (pullNumber === undefined) {
+      options.info('no pull request into this repository for this run: no comment written');
+      return;
+    }
     const outcome = await upsertComment({
-      api: github.getOctokit(options.token) as unknown as CommentsApi,
-      repo: github.context.repo,
+      api,
+      repo,
       pullNumber,
       series: options.series,
       markdown: options.markdown,

@@ -20,6 +20,7 @@ import {
   flag,
   GateFailedError,
   gateCycle,
+  numeric,
   gateSettings,
   publish,
   publishSettings,
@@ -38,6 +39,7 @@ import {
   createCheckRun,
   MAX_GITHUB_TEXT_BYTES,
   setCycleOutputs,
+  setOutput,
   setOutputs,
 } from './outputs.js';
 
@@ -47,71 +49,71 @@ type Step = (
 ) => Promise<{ result: PublishResult; reports: ParsedReport[] } | void>;
 
 /** Each mode reads and checks its inputs (and reads its reports) before any request is sent. */
-const PREPARE: Record<Mode, (logger: Logger) => Promise<Step>> = {
-  publish: async (logger) => {
-    const settings = publishSettings(inputSource, process.env);
+const PREPARE: Record<Mode, (logger: Logger, secrets: Redactor) => Promise<Step>> = {
+  publish: async (logger, secrets) => {
+    const settings = publishSettings(inputSource, process.env, secrets);
     const reports = await readReportSet(reportSettings(inputSource), logger);
     return async (client) => ({
       result: await publish(client, {
         ...settings,
         reports,
         logger,
-        progress: (line) => core.info(line),
+        progress: (line) => core.info(secrets.redact(line)),
         signal: cancellation(logger),
       }),
       reports,
     });
   },
-  gate: async () => {
-    const target = cycleSettings(inputSource, process.env);
+  gate: async (_logger, secrets) => {
+    const target = cycleSettings(inputSource, process.env, secrets);
     const gate = gateSettings(inputSource);
     return async (client) => ({ result: await gateCycle(client, target, gate), reports: [] });
   },
-  'create-cycle': async (logger) => {
-    const settings = createCycleSettings(inputSource, process.env);
+  'create-cycle': async (logger, secrets) => {
+    const settings = createCycleSettings(inputSource, process.env, secrets);
     return async (client) => {
       const made = await createCycle(client, { ...settings, logger });
-      setCycleOutputs(cycleInfo(made.cycle));
+      setCycleOutputs(cycleInfo(made.cycle), secrets);
       if (made.populated) {
-        core.setOutput('populated', String(made.populated.created));
+        setOutput('populated', made.populated.created, secrets);
         core.info(
           `${made.populated.created} NOT_EXECUTED executions added for ${made.populated.matched} matching test cases`,
         );
       }
     };
   },
-  report: async (logger) => {
+  report: async (logger, secrets) => {
     const settings = reportCommandSettings(inputSource);
     return async (client) => {
       const report = await buildReport(client, settings, {
         onPlan: (plan) => logger.info(describePlan(plan)),
       });
-      await writeFile(settings.htmlFile, report.html);
-      core.setOutput('html-file', settings.htmlFile);
-      core.setOutput('cycles', String(report.model.cycles.length));
-      core.setOutput(
-        'pass-rate',
-        report.model.trend.last === null ? '' : String(report.model.trend.last),
-      );
-      for (const line of report.model.omitted) core.notice(`report: left out ${line}`);
-      await writeJobSummary(report.markdown);
+      await writeFile(settings.htmlFile, secrets.redact(report.html));
+      setOutput('html-file', settings.htmlFile, secrets);
+      setOutput('cycles', report.model.cycles.length, secrets);
+      setOutput('pass-rate', report.model.trend.last, secrets);
+      for (const line of report.model.omitted)
+        core.notice(secrets.redact(`report: left out ${line}`));
+      await writeJobSummary(report.markdown, secrets);
     };
   },
-  'close-cycle': async () => {
-    const target = cycleSettings(inputSource, process.env);
-    return async (client) => setCycleOutputs(cycleInfo(await closeCycle(client, target)));
+  'close-cycle': async (_logger, secrets) => {
+    const target = cycleSettings(inputSource, process.env, secrets);
+    return async (client) => setCycleOutputs(cycleInfo(await closeCycle(client, target)), secrets);
   },
 };
 
 export async function run(): Promise<void> {
   const redactor = new Redactor();
   try {
-    // Masked first, so that no later line (an error included) can show them.
+    // Masked first, so that no later line (an error included) can show them: the token, the
+    // github-token and the runner's own tokens, in every text this step writes or posts.
     redactor.add(core.getInput('token'));
+    const githubToken = core.getInput('github-token');
+    redactor.add(githubToken);
+    redactor.addFromEnv(process.env);
     // The runner masks exact strings only: each encoded form a server might echo is masked too.
     for (const form of redactor.maskedForms()) core.setSecret(form);
-    const githubToken = core.getInput('github-token');
-    if (githubToken) core.setSecret(githubToken);
     const mode = choice<Mode>(inputSource, 'mode');
     const options = clientSettings(inputSource);
     const logger = createLogger(
@@ -124,7 +126,7 @@ export async function run(): Promise<void> {
       options.verbose ? 'debug' : 'info',
       ACTION_WORDS,
     );
-    const step = await PREPARE[mode](logger);
+    const step = await PREPARE[mode](logger, redactor);
     const client = new ServiceClient({
       ...options,
       redactor,
@@ -136,11 +138,11 @@ export async function run(): Promise<void> {
     try {
       const outcome = await step(client);
       // Every mode says what it cost (publish and gate set these again from their result).
-      core.setOutput('requests', String(client.stats.total));
-      core.setOutput('requests-retried', String(client.stats.retried));
-      core.setOutput('rate-limited', String(client.stats.rateLimited));
+      setOutput('requests', client.stats.total, redactor);
+      setOutput('requests-retried', client.stats.retried, redactor);
+      setOutput('rate-limited', client.stats.rateLimited, redactor);
       for (const note of outcome?.result.gate.notes ?? []) logger.info(`gate: ${note}`);
-      if (outcome) await report(outcome.result, outcome.reports, githubToken);
+      if (outcome) await report(outcome.result, outcome.reports, githubToken, redactor, logger);
       if (outcome && !outcome.result.gate.passed)
         throw new GateFailedError(outcome.result.gate.reasons);
     } finally {
@@ -172,21 +174,32 @@ async function report(
   result: PublishResult,
   reports: ParsedReport[],
   githubToken: string,
+  secrets: Redactor,
+  logger: Logger,
 ): Promise<void> {
-  setOutputs(result);
+  setOutputs(result, secrets);
   const summaryOf = (maxBytes?: number) =>
     renderSummary(result, reports, { linkTemplate: text(inputSource, 'link-template'), maxBytes });
-  await writeJobSummary(summaryOf());
-  if (flag(inputSource, 'annotations')) annotate(reports);
+  await writeJobSummary(summaryOf(), secrets);
+  if (flag(inputSource, 'annotations')) annotate(reports, secrets);
   const checkName = text(inputSource, 'check-name');
   const comment = choice<CommentMode>(inputSource, 'comment');
   if (!checkName && comment === 'off') return;
   // Check runs and comments take far less than a job summary: cut by whole rows to fit.
-  const compact = summaryOf(MAX_GITHUB_TEXT_BYTES);
+  const compact = secrets.redact(summaryOf(MAX_GITHUB_TEXT_BYTES));
   if (checkName) {
     if (!githubToken)
       core.notice('check-name is set but github-token is empty: no check run was created.');
-    else await createCheckRun(githubToken, checkName, result, compact, reports);
+    else
+      await createCheckRun({
+        token: githubToken,
+        name: checkName,
+        result,
+        summary: compact,
+        reports,
+        maxAnnotations: numeric(inputSource, 'max-annotations')!,
+        secrets,
+      });
   }
   if (comment === 'off') return;
   await commentOnPullRequest({
@@ -196,16 +209,16 @@ async function report(
     series: text(inputSource, 'cycle-name') ?? result.cycle.key ?? result.cycle.id ?? '',
     markdown: compact,
     gateFailed: result.gate.evaluated && !result.gate.passed,
-    notice: (line) => core.notice(line),
-    info: (line) => core.info(line),
+    notice: (line) => core.notice(secrets.redact(line)),
+    info: (line) => logger.info(line),
   });
 }
 
 /** The job summary, when the input asks for it (publish, gate and report modes). */
-async function writeJobSummary(markdown: string): Promise<void> {
+async function writeJobSummary(markdown: string, secrets: Redactor): Promise<void> {
   if (!flag(inputSource, 'job-summary')) return;
   // Older GHES runners and local runners such as act have no job summary file.
-  if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write();
+  if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(secrets.redact(markdown)).write();
   else core.info('no job summary written: this runner sets no GITHUB_STEP_SUMMARY');
 }
 

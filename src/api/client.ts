@@ -201,7 +201,10 @@ export class ServiceClient {
     };
     let body: string | undefined;
     if (options.body !== undefined) {
-      body = JSON.stringify(options.body);
+      // Text sent to the service is stored and shown to anyone: no secret of the run in it.
+      body = JSON.stringify(options.body, (_key, value: unknown) =>
+        typeof value === 'string' ? this.redactor.redact(value) : value,
+      );
       if (Buffer.byteLength(body) > MAX_BODY_BYTES) {
         throw new ConfigError(
           shownPath,

@@ -48,7 +48,7 @@ export async function withClient<T>(
 export async function runPublishCommand(ctx: CommandContext): Promise<number> {
   const { settings: src, io } = ctx;
   // Every setting is checked before a report is read: a usage error is the first thing to fix.
-  const settings = publishSettings(src, io.env);
+  const settings = publishSettings(src, io.env, ctx.redactor);
   const client = clientSettings(src);
   outputFile(src, 'summary-file');
   // Reports next: a missing or broken report fails before any request.
@@ -102,7 +102,7 @@ export async function runCheckCommand(ctx: CommandContext): Promise<number> {
 }
 
 export async function runGateCommand(ctx: CommandContext): Promise<number> {
-  const target = cycleSettings(ctx.settings, ctx.io.env);
+  const target = cycleSettings(ctx.settings, ctx.io.env, ctx.redactor);
   const gate = gateSettings(ctx.settings);
   outputFile(ctx.settings, 'summary-file');
   return withClient(ctx, async (client) => {
@@ -177,7 +177,7 @@ function humanResult(r: PublishResult, color: boolean): string {
 
 export async function runCycleCreateCommand(ctx: CommandContext): Promise<number> {
   const { values, io } = ctx;
-  const settings = createCycleSettings(ctx.settings, io.env);
+  const settings = createCycleSettings(ctx.settings, io.env, ctx.redactor);
   return withClient(ctx, async (client) => {
     const made = await createCycle(client, { ...settings, logger: ctx.logger });
     const cycle = cycleInfo(made.cycle);
@@ -201,7 +201,7 @@ export async function runCycleCreateCommand(ctx: CommandContext): Promise<number
 }
 
 export async function runCycleCloseCommand(ctx: CommandContext): Promise<number> {
-  const target = cycleSettings(ctx.settings, ctx.io.env);
+  const target = cycleSettings(ctx.settings, ctx.io.env, ctx.redactor);
   return withClient(ctx, async (client) => {
     const cycle = cycleInfo(await closeCycle(client, target));
     const out = { cycle, requests: requestsOf(client) };

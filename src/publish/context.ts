@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, posix, resolve } from 'node:path';
 import { ConfigError } from '../api/errors.js';
+import { Redactor } from '../api/redact.js';
 
 export interface CiContext {
   sha?: string;
@@ -16,12 +17,23 @@ export interface CiContext {
   runNumber?: string;
   env: Record<string, string | undefined>;
   now: Date;
+  /** The run's secrets (the token, github-token, the runner's tokens): never part of a name. */
+  secrets: Redactor;
 }
 
 const first = (env: Record<string, string | undefined>, ...names: string[]) =>
   names.map((n) => env[n]).find((v) => v !== undefined && v !== '');
 
-export function ciContext(env: Record<string, string | undefined>, now = new Date()): CiContext {
+/**
+ * `secrets`: the adapter's Redactor, which knows the tokens given as flags or inputs; the run's
+ * secret variables in `env` (RUN_SECRET_ENV in src/api/redact.ts) are added to it.
+ */
+export function ciContext(
+  env: Record<string, string | undefined>,
+  now = new Date(),
+  secrets = new Redactor(),
+): CiContext {
+  secrets.addFromEnv(env);
   const ref = env.GITHUB_REF ?? '';
   const prFromRef = /^refs\/pull\/(\d+)\//.exec(ref)?.[1];
   return {
@@ -78,7 +90,37 @@ export function ciContext(env: Record<string, string | undefined>, now = new Dat
     ),
     env,
     now,
+    secrets,
   };
+}
+
+/**
+ * Names that say their variable holds a secret. A cycle name goes where nothing masks it: the
+ * service stores it, and PR comments, check runs, job summaries and outputs show it.
+ */
+const SECRET_NAME =
+  /TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIAL|(PRIVATE|API|ACCESS|SIGNING|SSH|DEPLOY|ENCRYPTION|MASTER)[_-]?KEY/i;
+
+const SECRET_HINT =
+  'a cycle name is stored by the service and shown in PR comments, check runs and job summaries, where nothing masks it';
+
+/** The value of `{env:NAME}`, refused when the variable holds a secret of the run. */
+function envValue(ctx: CiContext, whole: string, name: string, parameter: string): string {
+  const secretName = SECRET_NAME.exec(name)?.[0];
+  if (secretName)
+    throw new ConfigError(
+      parameter,
+      `${whole}: ${name} holds a secret (its name says ${secretName.toUpperCase()}); ${SECRET_HINT}. Use a variable without secrets.`,
+    );
+  const value = ctx.env[name];
+  if (value === undefined)
+    throw new ConfigError(parameter, `${whole}: the environment variable ${name} is not set.`);
+  if (ctx.secrets.holdsSecret(value))
+    throw new ConfigError(
+      parameter,
+      `${whole}: the value of ${name} is a secret of this run (the token, github-token or a runner token); ${SECRET_HINT}. Use a variable without secrets.`,
+    );
+  return value;
 }
 
 const PLACEHOLDERS = [
@@ -130,12 +172,7 @@ export function renderCycleName(
         case 'env':
           if (!arg)
             throw new ConfigError(parameter, `${whole}: write {env:NAME} with a variable name.`);
-          value = ctx.env[arg];
-          if (value === undefined)
-            throw new ConfigError(
-              parameter,
-              `${whole}: the environment variable ${arg} is not set.`,
-            );
+          value = envValue(ctx, whole, arg, parameter);
           break;
         default:
           throw new ConfigError(
@@ -153,6 +190,12 @@ export function renderCycleName(
     },
   );
   if (!name.trim()) throw new ConfigError(parameter, 'renders to an empty name.');
+  // A secret written into the template, or reaching it through {branch} or {pr}.
+  if (ctx.secrets.holdsSecret(name))
+    throw new ConfigError(
+      parameter,
+      `renders to a name that holds a secret of this run (the token, github-token or a runner token); ${SECRET_HINT}.`,
+    );
   return name.trim();
 }
 

@@ -9,6 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { normalizeBaseUrl } from '../api/base-url.js';
 import type { ClientOptions } from '../api/client.js';
 import { ConfigError } from '../api/errors.js';
+import type { Redactor } from '../api/redact.js';
 import { f } from '../api/filter.js';
 import type { RetryPolicy } from '../api/retry-policy.js';
 import { parseRateLimit, type RateLimit } from '../api/scheduler.js';
@@ -239,8 +240,15 @@ export function gateSettings(src: SettingSource): GateOptions {
   };
 }
 
-/** The cycle to publish into, gate or close: by key, or by a name rendered from the CI context. */
-export function cycleSettings(src: SettingSource, env: Env): Pick<CycleOptions, 'key' | 'name'> {
+/**
+ * The cycle to publish into, gate or close: by key, or by a name rendered from the CI context.
+ * `secrets`: the adapter's Redactor; a name that would hold one of them is refused.
+ */
+export function cycleSettings(
+  src: SettingSource,
+  env: Env,
+  secrets?: Redactor,
+): Pick<CycleOptions, 'key' | 'name'> {
   const key = raw(src, 'cycle-key');
   const template = raw(src, 'cycle-name');
   if (key && template)
@@ -254,7 +262,9 @@ export function cycleSettings(src: SettingSource, env: Env): Pick<CycleOptions, 
       (w) => `(or ${w.name('cycle-key')}) is required: the cycle, e.g. "CI {branch} {sha7}".`,
       'MISSING_SETTING',
     );
-  return key ? { key } : { name: renderCycleName(template!, ciContext(env), 'cycle-name') };
+  return key
+    ? { key }
+    : { name: renderCycleName(template!, ciContext(env, undefined, secrets), 'cycle-name') };
 }
 
 /** A cycle to find or create by name (create-cycle, `cycle create`). */
@@ -265,10 +275,14 @@ export interface CreateCycleSettings {
   populate?: string;
 }
 
-export function createCycleSettings(src: SettingSource, env: Env): CreateCycleSettings {
+export function createCycleSettings(
+  src: SettingSource,
+  env: Env,
+  secrets?: Redactor,
+): CreateCycleSettings {
   const template = required(src, 'cycle-name', 'the name of the cycle, e.g. "Nightly {date}".');
   return {
-    name: renderCycleName(template, ciContext(env), 'cycle-name'),
+    name: renderCycleName(template, ciContext(env, undefined, secrets), 'cycle-name'),
     status: choice(src, 'cycle-status'),
     customFields: jsonSetting(src, 'cycle-custom-fields'),
     populate: userFilterSetting(src, 'populate'),
@@ -288,12 +302,12 @@ export interface PublishSettings {
   format: string;
 }
 
-export function publishSettings(src: SettingSource, env: Env): PublishSettings {
+export function publishSettings(src: SettingSource, env: Env, secrets?: Redactor): PublishSettings {
   const automationKey = raw(src, 'automation-key')!;
   checkAutomationKeyTemplate(automationKey, 'automation-key');
   return {
     cycle: {
-      ...cycleSettings(src, env),
+      ...cycleSettings(src, env, secrets),
       create: flag(src, 'create-cycle'),
       reopenDone: flag(src, 'reopen-done-cycle'),
       close: flag(src, 'close-cycle'),

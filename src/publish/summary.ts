@@ -3,7 +3,7 @@
  * pass rate, counts, failed tests with file:line, unmatched tests, cycle, requests. Text from
  * reports is HTML-escaped; the whole stays under a size limit, cut with a note.
  */
-import { oneLine } from '../api/redact.js';
+import { clip, neutralise, oneLine } from '../api/redact.js';
 import type { ParsedReport } from '../reports/model.js';
 import type { PublishResult } from './publish.js';
 
@@ -16,12 +16,24 @@ export interface SummaryOptions {
 
 export const MAX_SUMMARY_BYTES = 1024 * 1024 - 1024;
 
-/** Report text inside Markdown table cells: HTML-escaped, Markdown syntax neutralised, one line. */
+/**
+ * Report text inside Markdown table cells: one line, mentions and issue references inert,
+ * HTML-escaped, Markdown syntax neutralised.
+ */
 export function escapeHtml(text: string): string {
-  return oneLine(text)
+  return neutralise(oneLine(text))
     .replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
     .replace(/[\\|`[\]*]/g, (c) => `\\${c}`);
 }
+
+/**
+ * Data in the summary's head and rows is cut to this many characters first: an 80,000-character
+ * cycle name still leaves a head far inside GitHub's 65,535 (check run summary, comment body).
+ */
+export const MAX_CELL_CHARS = 500;
+
+/** One piece of data, cut and escaped. */
+const cell = (text: string) => escapeHtml(clip(text, MAX_CELL_CHARS));
 
 export function renderSummary(
   result: PublishResult,
@@ -38,18 +50,18 @@ export function renderSummary(
       : result.gate.passed
         ? '✅ Gate passed'
         : '❌ Gate failed';
-  const cycleName = escapeHtml(result.cycle.name);
-  const key = result.cycle.key ? escapeHtml(result.cycle.key) : '';
+  const cycleName = cell(result.cycle.name);
+  const key = result.cycle.key ? cell(result.cycle.key) : '';
   const link =
     options.linkTemplate && result.cycle.key
       ? options.linkTemplate
-          .replace('{key}', encodeURIComponent(result.cycle.key))
+          .replace('{key}', encodeURIComponent(clip(result.cycle.key, MAX_CELL_CHARS)))
           .replace('{id}', encodeURIComponent(result.cycle.id ?? ''))
       : undefined;
   const cycle = link ? `[${key} ${cycleName}](${link})` : `${key} ${cycleName}`.trim();
   const status = plan?.createCycle
     ? 'would be created'
-    : `${escapeHtml(result.cycle.status)}${plan?.activateCycle ? ', would be made ACTIVE' : ''}`;
+    : `${cell(result.cycle.status)}${plan?.activateCycle ? ', would be made ACTIVE' : ''}`;
   const lines: string[] = [
     `## ${options.title ?? 'testcycle'}: ${verdict}`,
     '',
@@ -65,8 +77,8 @@ export function renderSummary(
     lines.push(
       '**Gate**',
       '',
-      ...result.gate.reasons.map((r) => `- ${escapeHtml(r)}`),
-      ...notes.map((n) => `- Note: ${escapeHtml(n)}`),
+      ...result.gate.reasons.map((r) => `- ${cell(r)}`),
+      ...notes.map((n) => `- Note: ${cell(n)}`),
       '',
     );
   }
@@ -90,9 +102,9 @@ export function renderSummary(
       `### Failed tests (${failed.length})\n\n| Test | Where | Message |\n|---|---|---|\n` +
         failed
           .map(({ t, file }) => {
-            const where = `${escapeHtml(t.file ?? file)}${t.line ? `:${t.line}` : ''}`;
-            const message = escapeHtml((t.message ?? '').split('\n')[0]!.slice(0, 300));
-            return `| ${escapeHtml(t.classname ? `${t.classname} › ${t.name}` : t.name)} | ${where} | ${message} |`;
+            const where = `${cell(t.file ?? file)}${t.line ? `:${t.line}` : ''}`;
+            const message = cell((t.message ?? '').split('\n')[0]!.slice(0, 300));
+            return `| ${cell(t.classname ? `${t.classname} › ${t.name}` : t.name)} | ${where} | ${message} |`;
           })
           .join('\n') +
         '\n',
@@ -102,10 +114,7 @@ export function renderSummary(
     sections.push(
       `### Unmatched tests (${result.unmatched.length})\n\n| Test | Report | Why |\n|---|---|---|\n` +
         result.unmatched
-          .map(
-            (u) =>
-              `| ${escapeHtml(u.test)} | ${escapeHtml(u.file ?? '')} | ${escapeHtml(u.reason)} |`,
-          )
+          .map((u) => `| ${cell(u.test)} | ${cell(u.file ?? '')} | ${cell(u.reason)} |`)
           .join('\n') +
         '\n',
     );
