@@ -484,7 +484,9 @@ interface Waiter {
 
 /** `45 s`, `2 min 5 s`, `1 h 0 min`: a wait as people read it. */
 export function formatWait(ms: number): string {
+  if (!Number.isFinite(ms)) return 'without end';
   const s = Math.ceil(ms / 1000);
+  if (s >= 2 * 86_400) return `${Math.round(s / 86_400)} days`;
   if (s < 120) return `${s} s`;
   if (s < 7200) return `${Math.floor(s / 60)} min${s % 60 ? ` ${s % 60} s` : ''}`;
   return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
