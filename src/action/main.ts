@@ -26,13 +26,12 @@ import {
   readReportSet,
   renderSummary,
   reportSettings,
-  text,
   type PublishResult,
 } from '../publish/index.js';
 import type { ParsedReport } from '../reports/index.js';
-import type { CommentMode, Mode } from '../settings.js';
+import type { Mode } from '../settings.js';
 import { commentOnPullRequest } from './comment.js';
-import { ACTION_WORDS, inputSource } from './inputs.js';
+import { ACTION_WORDS, type GitHubReporting, githubReporting, inputSource } from './inputs.js';
 import {
   annotate,
   createCheckRun,
@@ -41,15 +40,24 @@ import {
   setOutputs,
 } from './outputs.js';
 
-/** What a mode's step produced: a result to report (publish, gate) or outputs already set. */
-type Step = (
-  client: ServiceClient,
-) => Promise<{ result: PublishResult; reports: ParsedReport[] } | void>;
+/** What a publish or gate step produced, and how to show it on GitHub. */
+interface Outcome {
+  result: PublishResult;
+  reports: ParsedReport[];
+  github: GitHubReporting;
+}
 
-/** Each mode reads and checks its inputs (and reads its reports) before any request is sent. */
+/** What a mode's step produced: a result to report (publish, gate) or outputs already set. */
+type Step = (client: ServiceClient) => Promise<Outcome | void>;
+
+/**
+ * Each mode reads and checks all its inputs (those that say how the result is shown on GitHub
+ * included) and reads its reports before any request is sent.
+ */
 const PREPARE: Record<Mode, (logger: Logger) => Promise<Step>> = {
   publish: async (logger) => {
     const settings = publishSettings(inputSource, process.env);
+    const github = githubReporting(inputSource);
     const reports = await readReportSet(reportSettings(inputSource), logger);
     return async (client) => ({
       result: await publish(client, {
@@ -60,12 +68,18 @@ const PREPARE: Record<Mode, (logger: Logger) => Promise<Step>> = {
         signal: cancellation(logger),
       }),
       reports,
+      github,
     });
   },
   gate: async () => {
     const target = cycleSettings(inputSource, process.env);
     const gate = gateSettings(inputSource);
-    return async (client) => ({ result: await gateCycle(client, target, gate), reports: [] });
+    const github = githubReporting(inputSource);
+    return async (client) => ({
+      result: await gateCycle(client, target, gate),
+      reports: [],
+      github,
+    });
   },
   'create-cycle': async (logger) => {
     const settings = createCycleSettings(inputSource, process.env);
@@ -82,6 +96,7 @@ const PREPARE: Record<Mode, (logger: Logger) => Promise<Step>> = {
   },
   report: async (logger) => {
     const settings = reportCommandSettings(inputSource);
+    const jobSummary = flag(inputSource, 'job-summary');
     return async (client) => {
       const report = await buildReport(client, settings, {
         onPlan: (plan) => logger.info(describePlan(plan)),
@@ -94,7 +109,7 @@ const PREPARE: Record<Mode, (logger: Logger) => Promise<Step>> = {
         report.model.trend.last === null ? '' : String(report.model.trend.last),
       );
       for (const line of report.model.omitted) core.notice(`report: left out ${line}`);
-      await writeJobSummary(report.markdown);
+      if (jobSummary) await writeJobSummary(report.markdown);
     };
   },
   'close-cycle': async () => {
@@ -139,7 +154,7 @@ export async function run(): Promise<void> {
       core.setOutput('requests', String(client.stats.total));
       core.setOutput('requests-retried', String(client.stats.retried));
       core.setOutput('rate-limited', String(client.stats.rateLimited));
-      if (outcome) await report(outcome.result, outcome.reports, githubToken);
+      if (outcome) await report(outcome, githubToken);
       if (outcome && !outcome.result.gate.passed)
         throw new GateFailedError(outcome.result.gate.reasons);
     } finally {
@@ -167,18 +182,13 @@ export function failureLine(error: unknown): string {
   return `unexpected error (a bug in testcycle; please report it): ${messageOf(error)}`;
 }
 
-async function report(
-  result: PublishResult,
-  reports: ParsedReport[],
-  githubToken: string,
-): Promise<void> {
+async function report({ result, reports, github }: Outcome, githubToken: string): Promise<void> {
   setOutputs(result);
   const summaryOf = (maxBytes?: number) =>
-    renderSummary(result, reports, { linkTemplate: text(inputSource, 'link-template'), maxBytes });
-  await writeJobSummary(summaryOf());
-  if (flag(inputSource, 'annotations')) annotate(reports);
-  const checkName = text(inputSource, 'check-name');
-  const comment = choice<CommentMode>(inputSource, 'comment');
+    renderSummary(result, reports, { linkTemplate: github.linkTemplate, maxBytes });
+  if (github.jobSummary) await writeJobSummary(summaryOf());
+  if (github.annotations) annotate(reports);
+  const { checkName, comment } = github;
   if (!checkName && comment === 'off') return;
   // Check runs and comments take far less than a job summary: cut by whole rows to fit.
   const compact = summaryOf(MAX_GITHUB_TEXT_BYTES);
@@ -192,7 +202,7 @@ async function report(
     token: githubToken,
     mode: comment,
     // The series, not this cycle: `PR {pr} {sha7}` makes a cycle per push, and one comment.
-    series: text(inputSource, 'cycle-name') ?? result.cycle.key ?? result.cycle.id ?? '',
+    series: github.series ?? result.cycle.key ?? result.cycle.id ?? '',
     markdown: compact,
     gateFailed: result.gate.evaluated && !result.gate.passed,
     notice: (line) => core.notice(line),
@@ -200,9 +210,8 @@ async function report(
   });
 }
 
-/** The job summary, when the input asks for it (publish, gate and report modes). */
+/** The job summary (publish, gate and report modes, when input job-summary asks for it). */
 async function writeJobSummary(markdown: string): Promise<void> {
-  if (!flag(inputSource, 'job-summary')) return;
   // Older GHES runners and local runners such as act have no job summary file.
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(markdown).write();
   else core.info('no job summary written: this runner sets no GITHUB_STEP_SUMMARY');
