@@ -8,9 +8,9 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
-import { dirname, join } from 'node:path';
 import { chromium } from 'playwright-core';
 
 const PACKAGE = '@sparticuz/chromium';
@@ -81,17 +81,21 @@ export async function bundledChromium() {
 export async function chromiumExecutable() {
   const chosen = process.env.TESTCYCLE_CHROMIUM;
   if (chosen === undefined || chosen === '')
-    return { path: await bundledChromium(), args: [...bundledArgs(), ...CHROMIUM_ARGS] };
+    return {
+      path: await bundledChromium(),
+      args: [...bundledArgs(), ...CHROMIUM_ARGS],
+      origin: `the ${PACKAGE} build`,
+    };
   if (!existsSync(chosen))
     throw new Error(
       `TESTCYCLE_CHROMIUM=${chosen} does not exist: give the path of a Chromium binary, or unset it to use the one from the ${PACKAGE} devDependency.`,
     );
-  return { path: chosen, args: CHROMIUM_ARGS };
+  return { path: chosen, args: CHROMIUM_ARGS, origin: 'TESTCYCLE_CHROMIUM' };
 }
 
 /** Launches headless Chromium; a browser that does not start is an error saying why, never a skip. */
 export async function launchChromium() {
-  const { path, args } = await chromiumExecutable();
+  const { path, args, origin } = await chromiumExecutable();
   try {
     return await chromium.launch({ executablePath: path, args, headless: true });
   } catch (error) {
@@ -100,7 +104,7 @@ export async function launchChromium() {
     const stderr = lines.filter((line) => /^\[pid=\d+\]\[err\]/.test(line));
     const reason = [lines[0], ...new Set(stderr)].join('\n');
     throw new Error(
-      `Headless Chromium at ${path} did not start. Its ${PACKAGE} build comes with \`npm ci\`; if a shared library is missing (see below), run \`ldd ${path} | grep "not found"\`, or set TESTCYCLE_CHROMIUM to a Chromium installed on this machine.\n${reason}`,
+      `Headless Chromium did not start: ${path} (${origin}). For a missing shared library (below), \`ldd ${path} | grep "not found"\` lists them all: install those, or set TESTCYCLE_CHROMIUM to a Chromium that runs on this machine.\n${reason}`,
     );
   }
 }
