@@ -54,6 +54,10 @@ const bundledArgs = () => bundled.args.filter((arg) => !DROPPED.some((d) => arg.
  * into place only when complete.
  */
 export async function bundledChromium() {
+  if (process.platform !== 'linux' || process.arch !== 'x64')
+    throw new Error(
+      `The ${PACKAGE} build runs on Linux x64 only, not ${process.platform} ${process.arch}: set TESTCYCLE_CHROMIUM to a Chromium or Chrome installed on this machine.`,
+    );
   const entry = createRequire(import.meta.url).resolve(PACKAGE);
   const { version } = JSON.parse(readFileSync(join(dirname(entry), '..', 'package.json'), 'utf8'));
   const home = join(tmpdir(), `testcycle-chromium-${version}`);
