@@ -55,7 +55,7 @@ test('TESTCYCLE_CHROMIUM that does not exist: says so and how to use the package
 });
 
 test('a browser that does not start: the path, the missing library and what to do', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'testcycle-chromium-'));
+  const dir = mkdtempSync(join(tmpdir(), 'testcycle-fake-browser-'));
   const fake = join(dir, 'chromium');
   writeFileSync(
     fake,
