@@ -1,7 +1,7 @@
 // docs/dashboard.png: the report page of a series of nightly cycles, as a browser shows it.
 // Publishes 14 seeded nightly runs into an in-process emulator with the library (lib/: run
 // `npm run build` first), reads the series back, renders the page and screenshots it in headless
-// Chromium (Debian's package: apt-get install chromium). `node scripts/render-dashboard.mjs`
+// Chromium (scripts/chromium.mjs). `node scripts/render-dashboard.mjs`
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';

@@ -1,11 +1,12 @@
 // docs/job-summary.png: the job summary the demo produces, rendered as GitHub shows it, in
-// headless Chromium (Debian's package: apt-get install chromium). `node scripts/render-summary.mjs`
-import { CHROMIUM, CHROMIUM_ARGS } from './chromium.mjs';
+// headless Chromium (scripts/chromium.mjs: the @sparticuz/chromium devDependency, or
+// TESTCYCLE_CHROMIUM). `node scripts/render-summary.mjs`
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { marked } from 'marked';
+import { launchChromium } from './chromium.mjs';
 
 const work = mkdtempSync(join(tmpdir(), 'testcycle-render-'));
 const summaryFile = join(work, 'summary.md');
@@ -31,16 +32,12 @@ a { color: #0969da; text-decoration: none; }`;
 const html = `<!doctype html><html><head><meta charset="utf-8"><style>${css}</style></head><body><div class="card"><div class="bar">testcycle summary</div>${marked.parse(markdown)}</div></body></html>`;
 const page = join(work, 'summary.html');
 writeFileSync(page, html);
-execFileSync(
-  CHROMIUM,
-  [
-    ...CHROMIUM_ARGS,
-    `--user-data-dir=${join(work, 'profile')}`,
-    '--hide-scrollbars',
-    '--window-size=1040,820',
-    `--screenshot=${resolve('docs/job-summary.png')}`,
-    `file://${page}`,
-  ],
-  { stdio: 'ignore' },
-);
+const browser = await launchChromium();
+try {
+  const tab = await browser.newPage({ viewport: { width: 1040, height: 820 } });
+  await tab.goto(`file://${page}`);
+  await tab.screenshot({ path: resolve('docs/job-summary.png') });
+} finally {
+  await browser.close();
+}
 console.log('written: docs/job-summary.md, docs/job-summary.png');

@@ -1,7 +1,8 @@
 /**
- * The report page in a real headless browser (Debian's chromium, driven by playwright-core), after
- * publishes into the emulator: what a person sees (the trend's points, the counts, a flaky test's
- * history), no console error (a CSP violation is one), and no request but the page itself.
+ * The report page in a real headless browser (the @sparticuz/chromium build driven by
+ * playwright-core, see scripts/chromium.mjs), after publishes into the emulator: what a person
+ * sees (the trend's points, the counts, a flaky test's history), no console error (a CSP violation
+ * is one), and no request but the page itself.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -3,7 +3,7 @@
  * writes it (`input format`, `create-cycle: false`) and what to do; nothing expected is
  * "unexpected". The built bundle (dist/index.js) runs as a runner would start it.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, InterruptedError, ServiceError, UsageError } from '../../src/api/errors.js';
@@ -89,6 +89,13 @@ const cases: [string, Record<string, string>, RegExp][] = [
   ],
 ];
 
+/** The step's ::error:: lines, without the command. */
+const errorsOf = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter((l) => l.startsWith('::error::'))
+    .map((l) => l.slice('::error::'.length));
+
 test.each(cases)('%s', async (_name, inputs, message) => {
   const emu = await emulator({ seed, rateLimit: '1000/1m' });
   const run = await runAction({
@@ -98,11 +105,7 @@ test.each(cases)('%s', async (_name, inputs, message) => {
     ...inputs,
   });
   expect(run.code).toBe(1);
-  const errors = run.stdout
-    .split('\n')
-    .filter((l) => l.startsWith('::error::'))
-    .map((l) => l.slice('::error::'.length));
-  expect(errors).toEqual([expect.stringMatching(message)]);
+  expect(errorsOf(run.stdout)).toEqual([expect.stringMatching(message)]);
   expect(run.stdout).not.toMatch(/unexpected|--[a-z]/);
 });
 
@@ -122,6 +125,53 @@ test('report mode: an html-file in a missing directory is a config error before 
   ]);
   expect(emu.stats().total).toBe(0);
 });
+
+// How the result is shown on GitHub is read with every other input: a bad value fails the step
+// before the first request, not after the cycle and its executions were written.
+test.each([
+  [
+    'publish',
+    'comment',
+    'sometimes',
+    /^input comment: "sometimes" is not one of off, always, on-failure\.$/,
+  ],
+  ['publish', 'annotations', 'maybe', /^input annotations: "maybe" is not true or false\.$/],
+  ['publish', 'job-summary', 'perhaps', /^input job-summary: "perhaps" is not true or false\.$/],
+  [
+    'gate',
+    'comment',
+    'sometimes',
+    /^input comment: "sometimes" is not one of off, always, on-failure\.$/,
+  ],
+  ['gate', 'annotations', 'maybe', /^input annotations: "maybe" is not true or false\.$/],
+  ['report', 'job-summary', 'perhaps', /^input job-summary: "perhaps" is not true or false\.$/],
+])(
+  'mode %s with a bad %s (%s) sends no request and names the input',
+  async (mode, input, value, message) => {
+    const emu = await emulator({ seed, rateLimit: '1000/1m' });
+    const run = await runAction(
+      {
+        'base-url': emu.url,
+        token: RW,
+        'rate-limit': '1000/1m',
+        mode,
+        ...(mode === 'report' ? {} : { reports: report, 'cycle-name': 'Nightly' }),
+        'check-name': 'testcycle',
+        'github-token': 'gh-token-0123456789',
+        [input]: value,
+      },
+      {},
+      // Where a report step would write its page, should it ever get that far.
+      dir,
+    );
+    expect(run.code).toBe(1);
+    expect(errorsOf(run.stdout)).toEqual([expect.stringMatching(message)]);
+    expect(emu.stats().total).toBe(0);
+    expect(run.outputs).toEqual({});
+    expect(run.summary).toBe('');
+    expect(existsSync(join(dir, 'testcycle-report.html'))).toBe(false);
+  },
+);
 
 test.each([
   ['usage', new UsageError('unknown command "x".'), 'unknown command "x".'],

@@ -1,4 +1,7 @@
-/** Runs the committed bundle (dist/index.js) as a GitHub runner would: INPUT_* variables, output and summary files. */
+/**
+ * Runs the bundle dist/index.js as a GitHub runner would: INPUT_* variables, output and summary
+ * files. `npm test` rebuilds the bundle from src first (the pretest script), so it is never stale.
+ */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

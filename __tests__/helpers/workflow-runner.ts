@@ -80,7 +80,9 @@ export async function runSteps(
   workspace: string,
   extraEnv: Record<string, string> = {},
 ): Promise<{ results: Map<string, StepResult>; runnerTemp: string }> {
-  const action = yaml.load(readFileSync(join(workspace, 'action.yml'), 'utf8')) as ActionYml;
+  // Read when a `uses: ./` step comes (a job of run: steps needs no action.yml).
+  const loadAction = () =>
+    yaml.load(readFileSync(join(workspace, 'action.yml'), 'utf8')) as ActionYml;
   const home = mkdtempSync(join(tmpdir(), 'testcycle-runner-'));
   const runnerTemp = join(home, 'temp');
   mkdirSync(runnerTemp);
@@ -130,6 +132,7 @@ export async function runSteps(
     if (step.run !== undefined) {
       run = await exec('bash', ['-e', '-o', 'pipefail', '-c', step.run], env, workspace);
     } else if (step.uses === './') {
+      const action = loadAction();
       if (action.runs.using !== 'node24')
         throw new Error(`action.yml runs.using ${action.runs.using}`);
       const given = step.with ?? {};

@@ -4,8 +4,8 @@
  */
 import * as core from '@actions/core';
 import { ConfigError, type SettingWords } from '../api/errors.js';
-import type { SettingSource } from '../publish/index.js';
-import { settingOf } from '../settings.js';
+import { choice, flag, numeric, type SettingSource, text } from '../publish/index.js';
+import { type CommentMode, settingOf } from '../settings.js';
 
 export const inputSource: SettingSource = {
   string: (key) => core.getInput(key) || undefined,
@@ -25,3 +25,29 @@ export const ACTION_WORDS: SettingWords = {
   name: (key) => (isInput(key) ? `input ${key}` : key),
   value: (key, value) => (isInput(key) ? `${key}: ${value}` : `${key} ${value}`),
 };
+
+/** How a publish or gate step shows its result on GitHub: inputs read and checked with the others. */
+export interface GitHubReporting {
+  jobSummary: boolean;
+  annotations: boolean;
+  linkTemplate?: string;
+  checkName?: string;
+  comment: CommentMode;
+  /** Failed tests annotated on the check run (GitHub takes 50 a request). */
+  maxAnnotations: number;
+  /** The series a comment stands for: the cycle-name template (`PR {pr} {sha7}` is one comment). */
+  series?: string;
+}
+
+/** Read before the first request, so that a bad value fails the step before anything is written. */
+export function githubReporting(src: SettingSource): GitHubReporting {
+  return {
+    jobSummary: flag(src, 'job-summary'),
+    annotations: flag(src, 'annotations'),
+    linkTemplate: text(src, 'link-template'),
+    checkName: text(src, 'check-name'),
+    comment: choice(src, 'comment'),
+    maxAnnotations: numeric(src, 'max-annotations')!,
+    series: text(src, 'cycle-name'),
+  };
+}

@@ -20,20 +20,18 @@ import {
   flag,
   GateFailedError,
   gateCycle,
-  numeric,
   gateSettings,
   publish,
   publishSettings,
   readReportSet,
   renderSummary,
   reportSettings,
-  text,
   type PublishResult,
 } from '../publish/index.js';
 import type { ParsedReport } from '../reports/index.js';
-import type { CommentMode, Mode } from '../settings.js';
+import type { Mode } from '../settings.js';
 import { commentOnPullRequest } from './comment.js';
-import { ACTION_WORDS, inputSource } from './inputs.js';
+import { ACTION_WORDS, type GitHubReporting, githubReporting, inputSource } from './inputs.js';
 import {
   annotate,
   createCheckRun,
@@ -43,15 +41,24 @@ import {
   setOutputs,
 } from './outputs.js';
 
-/** What a mode's step produced: a result to report (publish, gate) or outputs already set. */
-type Step = (
-  client: ServiceClient,
-) => Promise<{ result: PublishResult; reports: ParsedReport[] } | void>;
+/** What a publish or gate step produced, and how to show it on GitHub. */
+interface Outcome {
+  result: PublishResult;
+  reports: ParsedReport[];
+  github: GitHubReporting;
+}
 
-/** Each mode reads and checks its inputs (and reads its reports) before any request is sent. */
+/** What a mode's step produced: a result to report (publish, gate) or outputs already set. */
+type Step = (client: ServiceClient) => Promise<Outcome | void>;
+
+/**
+ * Each mode reads and checks all its inputs (those that say how the result is shown on GitHub
+ * included) and reads its reports before any request is sent.
+ */
 const PREPARE: Record<Mode, (logger: Logger, secrets: Redactor) => Promise<Step>> = {
   publish: async (logger, secrets) => {
     const settings = publishSettings(inputSource, process.env, secrets);
+    const github = githubReporting(inputSource);
     const reports = await readReportSet(reportSettings(inputSource), logger);
     return async (client) => ({
       result: await publish(client, {
@@ -62,12 +69,18 @@ const PREPARE: Record<Mode, (logger: Logger, secrets: Redactor) => Promise<Step>
         signal: cancellation(logger),
       }),
       reports,
+      github,
     });
   },
   gate: async (_logger, secrets) => {
     const target = cycleSettings(inputSource, process.env, secrets);
     const gate = gateSettings(inputSource);
-    return async (client) => ({ result: await gateCycle(client, target, gate), reports: [] });
+    const github = githubReporting(inputSource);
+    return async (client) => ({
+      result: await gateCycle(client, target, gate),
+      reports: [],
+      github,
+    });
   },
   'create-cycle': async (logger, secrets) => {
     const settings = createCycleSettings(inputSource, process.env, secrets);
@@ -84,6 +97,7 @@ const PREPARE: Record<Mode, (logger: Logger, secrets: Redactor) => Promise<Step>
   },
   report: async (logger, secrets) => {
     const settings = reportCommandSettings(inputSource);
+    const jobSummary = flag(inputSource, 'job-summary');
     return async (client) => {
       const report = await buildReport(client, settings, {
         onPlan: (plan) => logger.info(describePlan(plan)),
@@ -94,7 +108,7 @@ const PREPARE: Record<Mode, (logger: Logger, secrets: Redactor) => Promise<Step>
       setOutput('pass-rate', report.model.trend.last, secrets);
       for (const line of report.model.omitted)
         core.notice(secrets.redact(`report: left out ${line}`));
-      await writeJobSummary(report.markdown, secrets);
+      if (jobSummary) await writeJobSummary(report.markdown, secrets);
     };
   },
   'close-cycle': async (_logger, secrets) => {
@@ -142,7 +156,7 @@ export async function run(): Promise<void> {
       setOutput('requests-retried', client.stats.retried, redactor);
       setOutput('rate-limited', client.stats.rateLimited, redactor);
       for (const note of outcome?.result.gate.notes ?? []) logger.info(`gate: ${note}`);
-      if (outcome) await report(outcome.result, outcome.reports, githubToken, redactor, logger);
+      if (outcome) await report(outcome, githubToken, redactor, logger);
       if (outcome && !outcome.result.gate.passed)
         throw new GateFailedError(outcome.result.gate.reasons);
     } finally {
@@ -171,19 +185,17 @@ export function failureLine(error: unknown): string {
 }
 
 async function report(
-  result: PublishResult,
-  reports: ParsedReport[],
+  { result, reports, github }: Outcome,
   githubToken: string,
   secrets: Redactor,
   logger: Logger,
 ): Promise<void> {
   setOutputs(result, secrets);
   const summaryOf = (maxBytes?: number) =>
-    renderSummary(result, reports, { linkTemplate: text(inputSource, 'link-template'), maxBytes });
-  await writeJobSummary(summaryOf(), secrets);
-  if (flag(inputSource, 'annotations')) annotate(reports, secrets);
-  const checkName = text(inputSource, 'check-name');
-  const comment = choice<CommentMode>(inputSource, 'comment');
+    renderSummary(result, reports, { linkTemplate: github.linkTemplate, maxBytes });
+  if (github.jobSummary) await writeJobSummary(summaryOf(), secrets);
+  if (github.annotations) annotate(reports, secrets);
+  const { checkName, comment } = github;
   if (!checkName && comment === 'off') return;
   // Check runs and comments take far less than a job summary: cut by whole rows to fit.
   const compact = secrets.redact(summaryOf(MAX_GITHUB_TEXT_BYTES));
@@ -197,7 +209,7 @@ async function report(
         result,
         summary: compact,
         reports,
-        maxAnnotations: numeric(inputSource, 'max-annotations')!,
+        maxAnnotations: github.maxAnnotations,
         secrets,
       });
   }
@@ -206,7 +218,7 @@ async function report(
     token: githubToken,
     mode: comment,
     // The series, not this cycle: `PR {pr} {sha7}` makes a cycle per push, and one comment.
-    series: text(inputSource, 'cycle-name') ?? result.cycle.key ?? result.cycle.id ?? '',
+    series: github.series ?? result.cycle.key ?? result.cycle.id ?? '',
     markdown: compact,
     gateFailed: result.gate.evaluated && !result.gate.passed,
     notice: (line) => core.notice(secrets.redact(line)),
@@ -214,9 +226,8 @@ async function report(
   });
 }
 
-/** The job summary, when the input asks for it (publish, gate and report modes). */
+/** The job summary (publish, gate and report modes, when input job-summary asks for it). */
 async function writeJobSummary(markdown: string, secrets: Redactor): Promise<void> {
-  if (!flag(inputSource, 'job-summary')) return;
   // Older GHES runners and local runners such as act have no job summary file.
   if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(secrets.redact(markdown)).write();
   else core.info('no job summary written: this runner sets no GITHUB_STEP_SUMMARY');
