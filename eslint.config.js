@@ -2,6 +2,118 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+/**
+ * The layers of docs/architecture.md "Who may import whom", held by a rule rather than by review:
+ * each zone lists the folders of src/ it must not import, with where the shared piece belongs
+ * instead. Folders are matched in the import's resolved text (`../api/client.js`,
+ * `../../shared/errors.js`), so a relative path of any depth is caught.
+ */
+const ADAPTERS = ['action', 'cli'];
+const LAYERS = [
+  {
+    zone: 'src/shared/**',
+    forbidden: [
+      'api',
+      'publish',
+      'reports',
+      'emulator',
+      'dashboard',
+      'schema',
+      'settings',
+      ...ADAPTERS,
+    ],
+    why: 'src/shared is the leaf every layer imports: it imports nothing of ours.',
+  },
+  {
+    zone: 'src/schema/**',
+    forbidden: ['api', 'publish', 'reports', 'emulator', 'dashboard', 'settings', ...ADAPTERS],
+    why: 'src/schema is the API as data: only src/shared below it.',
+  },
+  {
+    zone: 'src/reports/**',
+    forbidden: ['api', 'publish', 'emulator', 'dashboard', 'settings', ...ADAPTERS],
+    why: 'parsing needs no service: errors and text helpers are in src/shared.',
+  },
+  {
+    zone: 'src/api/**',
+    forbidden: ['publish', 'reports', 'emulator', 'dashboard', 'settings', ...ADAPTERS],
+    why: 'the client knows the service, not the pipeline; shared pieces are in src/shared.',
+  },
+  {
+    zone: 'src/emulator/**',
+    forbidden: ['api', 'publish', 'reports', 'dashboard/service', 'settings', ...ADAPTERS],
+    why: 'the emulator shares nothing with the client but src/schema (and src/shared, the dashboard’s pure renderers), so a bug in one is not mirrored in the other.',
+  },
+  {
+    zone: ['src/dashboard/*.ts', '!src/dashboard/index.ts'],
+    forbidden: [
+      'api',
+      'publish',
+      'reports',
+      'emulator',
+      'dashboard/service',
+      'settings',
+      ...ADAPTERS,
+    ],
+    why: 'the dashboard’s pure part (analysis and rendering, used by the emulator’s live page) reads no service: reading a series belongs in src/dashboard/service.',
+    sibling: ['service'],
+  },
+  {
+    zone: 'src/dashboard/service/**',
+    forbidden: ['emulator', 'reports', ...ADAPTERS],
+    why: 'reading a series goes through the client, never the adapters or the emulator.',
+  },
+  {
+    zone: 'src/publish/**',
+    forbidden: ['emulator', 'dashboard', ...ADAPTERS],
+    why: 'the pipeline knows no adapter, emulator or dashboard.',
+  },
+  {
+    zone: 'src/settings.ts',
+    forbidden: ['emulator', 'dashboard', ...ADAPTERS],
+    why: 'the settings table serves every adapter and names no adapter itself.',
+  },
+  { zone: 'src/cli/**', forbidden: ['action'], why: 'one adapter never imports another.' },
+  {
+    zone: 'src/action/**',
+    forbidden: ['cli', 'emulator'],
+    why: 'the action bundles neither the CLI nor the emulator.',
+  },
+];
+
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+/** An import of src/<folder> from anywhere inside src/: one or more `../` (or `./` at src/). */
+const folderImport = (folder) =>
+  `^(?:\\.\\./)+(?:\\.\\/)?${escape(folder)}(?:/|\\.js$)|^\\./${escape(folder)}(?:/|\\.js$)`;
+
+export const layerRules = LAYERS.map(({ zone, forbidden, why, sibling = [] }) => {
+  const [files, ...negated] = Array.isArray(zone) ? zone : [zone];
+  return {
+    files: [files],
+    ignores: negated.map((n) => n.slice(1)),
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...forbidden.map((folder) => ({
+              regex: folderImport(folder),
+              message: `Bad layering: ${files} may not import src/${folder}; ${why} (docs/architecture.md "Who may import whom")`,
+            })),
+            ...sibling.map((folder) => ({
+              regex: `^\\./${escape(folder)}/`,
+              message: `Bad layering: ${files} may not import ./${folder}; ${why} (docs/architecture.md "Who may import whom")`,
+            })),
+            ...(files.startsWith('src/action')
+              ? []
+              : [{ group: ['@actions/*'], message: 'Only src/action may import @actions/*.' }]),
+          ],
+        },
+      ],
+    },
+  };
+});
+
 export default tseslint.config(
   { ignores: ['dist/', 'lib/', 'node_modules/', 'coverage/', '.tmp/', 'samples/'] },
   js.configs.recommended,
@@ -13,26 +125,7 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
-      // Adapters own @actions/*: the pipeline, client, parsers and emulator stay GitHub-free.
-      'no-restricted-imports': 'off',
     },
   },
-  {
-    files: [
-      'src/api/**',
-      'src/publish/**',
-      'src/reports/**',
-      'src/emulator/**',
-      'src/schema/**',
-      'src/dashboard/**',
-    ],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [{ group: ['@actions/*'], message: 'Only src/action may import @actions/*.' }],
-        },
-      ],
-    },
-  },
+  ...layerRules,
 );

@@ -1,15 +1,134 @@
 /**
- * The library entry point (`import { ServiceClient, f, publish, readReports } from 'testcycle'`):
- * the client, the resource table, the publish pipeline, the report parsers, the emulator and
- * the dashboard (readSeries, analyze, renderHtml, renderMarkdown).
+ * The library entry point (`import { publish, readReports, ServiceClient } from 'testcycle'`): a
+ * chosen API, named one by one. Every name here is part of the public contract (semver, see
+ * CONTRIBUTING.md); etc/testcycle.api.md records the surface and CI fails when it changes without
+ * that file changing with it (`npm run api`). Internal helpers stay importable from their modules
+ * inside the repository only.
  */
 // First: on an older Node this stops with a clear message before undici loads.
 import './node-version.js';
 
 export { VERSION } from './version.js';
-export * from './api/index.js';
-export * from './schema/resources.js';
-export * from './publish/index.js';
-export * from './reports/index.js';
-export * from './emulator/index.js';
-export * from './dashboard/index.js';
+
+// The publish job and the commands around it (docs/design.md).
+export {
+  publish,
+  gateOutcome,
+  gateCycle,
+  createCycle,
+  closeCycle,
+  populateCycle,
+  renderSummary,
+  publishSettings,
+  gateSettings,
+  clientSettings,
+  settingsFrom,
+  renderCycleName,
+  ciContext,
+  UnmatchedError,
+  KeyCollisionError,
+  CycleStateError,
+  GateFailedError,
+  RankRangeError,
+  type PublishOptions,
+  type PublishResult,
+  type PublishSettings,
+  type ClientSettings,
+  type SettingSource,
+  type CreateCycleResult,
+  type CiContext,
+  type CycleOptions,
+  type GateOptions,
+  type GateVerdict,
+  type CycleCounts,
+} from './publish/index.js';
+
+// Reading reports (one parser per format, detection by content).
+export {
+  readReports,
+  parseReport,
+  discoverReports,
+  FORMAT_IDS,
+  countTests,
+  ReportError,
+  type ParsedReport,
+  type TestResult,
+  type Attempt,
+  type Outcome,
+  type Counts,
+  type ReadOptions,
+  type ReportSet,
+} from './reports/index.js';
+
+// The client of the service (docs/service-api.md) and its one retry policy.
+export {
+  ServiceClient,
+  updateWithRetry,
+  f,
+  DEFAULT_RETRY_POLICY,
+  createUndiciTransport,
+  type ClientOptions,
+  type Resource,
+  type Page,
+  type ListParams,
+  type Filter,
+  type RetryPolicy,
+  type RateLimit,
+  type RequestStats,
+  type Transport,
+  type TransportRequest,
+  type TransportResponse,
+} from './api/index.js';
+
+// Errors every part throws, and the log sink adapters give the library.
+export {
+  TestcycleError,
+  ConfigError,
+  ServiceError,
+  NetworkError,
+  InterruptedError,
+  type ErrorKind,
+} from './shared/errors.js';
+export { Redactor, createLogger, type Logger } from './shared/redact.js';
+
+// The resource table: names, enums and types of the service's records.
+export {
+  RESOURCE_TYPES,
+  EXECUTION_RESULTS,
+  CYCLE_STATUSES,
+  CASE_STATUSES,
+  PRIORITIES,
+  AUTOMATION_STATUSES,
+  type ResourceType,
+  type ExecutionResult,
+  type CycleStatus,
+  type AttributesOf,
+  type WritableAttributesOf,
+} from './schema/resources.js';
+
+// Dashboards over a series of cycles.
+export {
+  readSeries,
+  analyze,
+  renderHtml,
+  renderMarkdown,
+  renderJson,
+  buildReport,
+  type SeriesSpec,
+  type SeriesData,
+  type ReadSeriesOptions,
+  type DashboardModel,
+  type AnalyzeOptions,
+} from './dashboard/index.js';
+
+// The emulator of the service, for tests and offline pipelines.
+export {
+  startEmulator,
+  demoSeed,
+  loadSeedFile,
+  SeedError,
+  type EmulatorOptions,
+  type RunningEmulator,
+  type EmulatorStats,
+  type Seed,
+} from './emulator/index.js';

@@ -1,5 +1,5 @@
 import { normalizeBaseUrl, isLoopbackHost } from '../../src/api/base-url.js';
-import { ConfigError } from '../../src/api/errors.js';
+import { ConfigError } from '../../src/shared/errors.js';
 
 describe('normalizeBaseUrl', () => {
   test.each([

@@ -1,10 +1,10 @@
 import { jest } from '@jest/globals';
 import net from 'node:net';
 import { ServiceClient, updateWithRetry } from '../../src/api/client.js';
-import { ConfigError, NetworkError, ServiceError } from '../../src/api/errors.js';
+import { ConfigError, NetworkError, ServiceError } from '../../src/shared/errors.js';
 import { f } from '../../src/api/filter.js';
 import { FakeClock } from '../helpers/clock.js';
-import { createLogger, Redactor } from '../../src/api/redact.js';
+import { createLogger, Redactor } from '../../src/shared/redact.js';
 import {
   closeAll,
   errorBody,

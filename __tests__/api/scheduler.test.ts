@@ -1,5 +1,5 @@
 import { parseRateLimit, Scheduler } from '../../src/api/scheduler.js';
-import { ConfigError, InterruptedError } from '../../src/api/errors.js';
+import { ConfigError, InterruptedError } from '../../src/shared/errors.js';
 
 describe('parseRateLimit', () => {
   test.each([

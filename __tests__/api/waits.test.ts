@@ -3,7 +3,7 @@
  * for and until when; Retry-After beyond the cap fails at once; the run's retry waits are bounded
  * (max-wait); an interrupted run leaves its long waits at once.
  */
-import { InterruptedError } from '../../src/api/errors.js';
+import { InterruptedError } from '../../src/shared/errors.js';
 import { type AttemptOutcome, Scheduler } from '../../src/api/scheduler.js';
 import { retryPolicy, worstCaseRequests } from '../../src/api/retry-policy.js';
 import { FakeClock } from '../helpers/clock.js';

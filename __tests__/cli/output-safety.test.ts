@@ -14,10 +14,10 @@ import {
   plainText,
   Redactor,
   safeLines,
-} from '../../src/api/redact.js';
+} from '../../src/shared/redact.js';
 import { html } from '../../src/dashboard/escape.js';
 import { main, type CliIO } from '../../src/cli/main.js';
-import { escapeHtml } from '../../src/publish/summary.js';
+import { markdownCell } from '../../src/shared/markdown.js';
 import { closeAll, errorBody, startServer } from '../helpers/http-server.js';
 
 const TOKEN = 'tc_live_Zx9-Qw8_Er7+Ty6/Ui5=Op4';
@@ -52,7 +52,7 @@ describe('one sanitizer for every printed line', () => {
     expect(safeLines(text)).not.toContain('\u001b');
     expect(oneLine(text)).not.toMatch(/[\n\r\u2028\u2029\u0085\u001b]/);
     // In a table cell, a heading needs a line break before its #: there is none.
-    expect(escapeHtml(text)).not.toMatch(/[\n\r\u2028\u2029\u0085\u001b]/);
+    expect(markdownCell(text)).not.toMatch(/[\n\r\u2028\u2029\u0085\u001b]/);
   });
 
   test('colours survive on a terminal, other escape sequences do not', () => {
@@ -218,7 +218,7 @@ describe('text that people read on GitHub', () => {
         oneLine(spoof),
         plainText(spoof),
         safeLines(spoof),
-        escapeHtml(spoof),
+        markdownCell(spoof),
         html(spoof),
       ])
         expect(out).toBe('adminnimda.test');
@@ -228,13 +228,13 @@ describe('text that people read on GitHub', () => {
   test('mentions and issue references from data neither notify nor link, and read the same', () => {
     const name =
       'login by @octocat for @acme/reviewers fixes acme/app#12, #34 and GH-56 (mail a@b.io)';
-    const cell = escapeHtml(name);
+    const cell = markdownCell(name);
     expect(cell).not.toMatch(/@[A-Za-z0-9]/);
     expect(cell).not.toMatch(/#\d/);
     expect(cell).not.toMatch(/GH-\d/i);
     expect(cell.replace(/\u200b/g, '')).toBe(name);
     // Markdown escaping is unchanged around it: the cell still cannot open a link or a table cell.
-    expect(escapeHtml('[@x](http://e) | #1 `y`')).toBe(
+    expect(markdownCell('[@x](http://e) | #1 `y`')).toBe(
       '\\[@\u200bx\\](http://e) \\| #\u200b1 \\`y\\`',
     );
     expect(neutralise('plain text, issue 7, C# and #hash')).toBe(

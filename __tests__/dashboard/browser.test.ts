@@ -11,7 +11,7 @@ import type { Browser } from 'playwright-core';
 import { launchChromium } from '../../scripts/chromium.mjs';
 import { analyze } from '../../src/dashboard/analyze.js';
 import { renderHtml } from '../../src/dashboard/html.js';
-import { readSeries } from '../../src/dashboard/series.js';
+import { readSeries } from '../../src/dashboard/service/series.js';
 import { publish } from '../../src/publish/index.js';
 import type { Outcome } from '../../src/reports/model.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';

@@ -3,16 +3,16 @@
  * per-test history, and the request cost, counted by the emulator (predicted = actual, budget kept).
  */
 import { ServiceClient } from '../../src/api/client.js';
-import { ConfigError } from '../../src/api/errors.js';
+import { ConfigError } from '../../src/shared/errors.js';
 import { toFiltrQL } from '../../src/api/filter.js';
 import { matchesPattern, patternFilter } from '../../src/publish/series.js';
 import {
   predictRequests,
   readSeries,
   type ReadSeriesOptions,
-  type RequestPlan,
   type SeriesSpec,
-} from '../../src/dashboard/series.js';
+} from '../../src/dashboard/service/series.js';
+import type { RequestPlan } from '../../src/dashboard/model.js';
 import { analyze } from '../../src/dashboard/analyze.js';
 import { publish } from '../../src/publish/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';

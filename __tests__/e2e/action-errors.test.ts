@@ -6,7 +6,12 @@
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError, InterruptedError, ServiceError, UsageError } from '../../src/api/errors.js';
+import {
+  ConfigError,
+  InterruptedError,
+  ServiceError,
+  UsageError,
+} from '../../src/shared/errors.js';
 import { failureLine } from '../../src/action/main.js';
 import { GateFailedError } from '../../src/publish/index.js';
 import { ReportError } from '../../src/reports/model.js';

@@ -3,7 +3,7 @@
  * evaluates, and never redirect results. Against the emulator, which evaluates
  * `{$...}` inside string literals as docs/service-api.md 4.2 says.
  */
-import { ConfigError } from '../../src/api/errors.js';
+import { ConfigError } from '../../src/shared/errors.js';
 import { gateSettings, publish, publishSettings, settingsFrom } from '../../src/publish/index.js';
 import {
   caseSeed,

@@ -2,7 +2,7 @@
  * max-pass-rate-drop: the gate compares the cycle's pass rate with the previous cycle of its
  * series (the cycles whose names the cycle-name template renders), by rank.
  */
-import { ConfigError } from '../../src/api/errors.js';
+import { ConfigError } from '../../src/shared/errors.js';
 import type { Outcome } from '../../src/reports/model.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

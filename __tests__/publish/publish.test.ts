@@ -1,7 +1,7 @@
 /**
  * Publish against the emulator, counting requests through its stats (docs/design.md "Publish: request budget").
  */
-import { InterruptedError, NetworkError } from '../../src/api/errors.js';
+import { InterruptedError, NetworkError } from '../../src/shared/errors.js';
 import type { Transport } from '../../src/api/transport.js';
 import { createUndiciTransport } from '../../src/api/transport.js';
 import { gateOutcome, publish, type PublishResult } from '../../src/publish/index.js';

@@ -5,7 +5,7 @@
  */
 import type { JsonApiDocument, Resource, ServiceClient } from '../../src/api/client.js';
 import { toFiltrQL, type Filter } from '../../src/api/filter.js';
-import { Redactor } from '../../src/api/redact.js';
+import { Redactor } from '../../src/shared/redact.js';
 import { ciContext, cycleCounts, readGrouped, renderCycleName } from '../../src/publish/index.js';
 import { compareKeys, matchTests } from '../../src/publish/match.js';
 import { makePlan } from '../../src/publish/sync.js';

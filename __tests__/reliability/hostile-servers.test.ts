@@ -4,7 +4,7 @@
  * closed after each test; every wait is bounded by the client's own caps.
  */
 import { ServiceClient } from '../../src/api/client.js';
-import { ServiceError } from '../../src/api/errors.js';
+import { ServiceError } from '../../src/shared/errors.js';
 import { closeAll, startServer, type Reply } from '../helpers/http-server.js';
 
 const TOKEN = 'tc_hostile_0123456789abcdef';

@@ -3,7 +3,7 @@
  * held to the table by a test). Errors name inputs as workflow authors write them.
  */
 import * as core from '@actions/core';
-import { ConfigError, type SettingWords } from '../api/errors.js';
+import { ConfigError, type SettingWords } from '../shared/errors.js';
 import { choice, flag, numeric, type SettingSource, text } from '../publish/index.js';
 import { type CommentMode, settingOf } from '../settings.js';
 

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import * as core from '@actions/core';
 import { ServiceClient } from '../api/client.js';
 import { buildReport, describePlan, reportCommandSettings } from '../dashboard/index.js';
-import { type ErrorKind, messageOf, TestcycleError } from '../api/errors.js';
-import { createLogger, type Logger, Redactor } from '../api/redact.js';
+import { type ErrorKind, messageOf, TestcycleError } from '../shared/errors.js';
+import { createLogger, type Logger, Redactor } from '../shared/redact.js';
 import {
   choice,
   clientSettings,

@@ -4,7 +4,7 @@
  * Redactor, and data that people read is neutralised (src/api/redact.ts).
  */
 import * as core from '@actions/core';
-import { clip, neutralise, oneLine, plainText, type Redactor } from '../api/redact.js';
+import { clip, neutralise, oneLine, plainText, type Redactor } from '../shared/redact.js';
 import { gateOutcome, type PublishResult } from '../publish/index.js';
 import type { ParsedReport, TestResult } from '../reports/model.js';
 

@@ -11,9 +11,14 @@ import {
   isVersionLocked,
 } from '../schema/resources.js';
 import { normalizeBaseUrl } from './base-url.js';
-import { ConfigError, NetworkError, ServiceError, type ServiceErrorObject } from './errors.js';
+import {
+  ConfigError,
+  NetworkError,
+  ServiceError,
+  type ServiceErrorObject,
+} from '../shared/errors.js';
 import { f, type Filter, toFiltrQL } from './filter.js';
-import { oneLine, Redactor, type Logger, silentLogger } from './redact.js';
+import { oneLine, Redactor, type Logger, silentLogger } from '../shared/redact.js';
 import {
   type AttemptOutcome,
   type Clock,

@@ -1,8 +1,8 @@
 export * from './base-url.js';
 export * from './client.js';
-export * from './errors.js';
+export * from '../shared/errors.js';
 export * from './filter.js';
-export * from './redact.js';
+export * from '../shared/redact.js';
 export * from './scheduler.js';
 export {
   createUndiciTransport,

@@ -7,7 +7,7 @@
  * its answer, so this never exceeds a sliding, fixed or token-bucket limit of the same size.
  * With a SharedPace (pace.ts), the answers other processes on the same token received count too.
  */
-import { ConfigError, INTERRUPTED_IN_A_WAIT, InterruptedError } from './errors.js';
+import { ConfigError, INTERRUPTED_IN_A_WAIT, InterruptedError } from '../shared/errors.js';
 import type { SharedPace } from './pace.js';
 import { type RetryPolicy, retryPolicy, secondRoundPauseMs } from './retry-policy.js';
 import { errorCode } from './transport.js';

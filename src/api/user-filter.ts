@@ -12,7 +12,7 @@
  *   condition := word part*          (ends at AND, OR, ')' or the end)
  *   part      := word | string | operator | ',' | '(' (expr | list) ')'
  */
-import { ConfigError } from './errors.js';
+import { ConfigError } from '../shared/errors.js';
 
 type TokenKind = 'word' | 'string' | 'op' | '(' | ')' | ',' | 'eof';
 interface Token {

@@ -1,5 +1,5 @@
 /** `testcycle emulator`: docs/design.md "Emulator contract". */
-import { ConfigError } from '../api/errors.js';
+import { ConfigError } from '../shared/errors.js';
 import {
   loadSeedFile,
   parseChaos,

@@ -1,4 +1,4 @@
-import type { ErrorKind } from '../api/errors.js';
+import type { ErrorKind } from '../shared/errors.js';
 
 /** docs/design.md exit codes, one per error kind: the CLI's only mapping of failures. */
 export const EXIT_CODES: Record<ErrorKind, number> = {

@@ -4,7 +4,7 @@
  * errors use (`--reopen-done-cycle`). Only this adapter reads process.env.
  */
 import type { ParseArgsConfig } from 'node:util';
-import type { SettingWords } from '../api/errors.js';
+import type { SettingWords } from '../shared/errors.js';
 import type { SettingSource } from '../publish/index.js';
 import {
   flagOf,

@@ -3,8 +3,8 @@
  * src/publish, src/api and src/reports; flags come from the settings table (src/settings.ts).
  */
 import { parseArgs } from 'node:util';
-import { messageOf, type SettingWords, TestcycleError, UsageError } from '../api/errors.js';
-import { Redactor, createLogger, safeLines, type Logger } from '../api/redact.js';
+import { messageOf, type SettingWords, TestcycleError, UsageError } from '../shared/errors.js';
+import { Redactor, createLogger, safeLines, type Logger } from '../shared/redact.js';
 import type { SettingSource } from '../publish/index.js';
 import type { CommandName } from '../settings.js';
 import { VERSION } from '../version.js';

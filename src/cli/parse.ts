@@ -1,6 +1,6 @@
 /** `testcycle parse`: what testcycle reads in the reports (no service needed). */
 import { addCounts, countTests, type Counts, noCounts } from '../reports/index.js';
-import { oneLine } from '../api/redact.js';
+import { oneLine } from '../shared/redact.js';
 import { readReportSet, reportSettings } from '../publish/index.js';
 import type { CommandContext } from './main.js';
 

@@ -7,21 +7,15 @@ export {
   historyPagesFor,
   DEFAULT_LAST,
   type SeriesSpec,
-  type SeriesCycle,
-  type SeriesCycleData,
-  type CycleHistory,
-  type SeriesData,
-  type TestInfo,
-  type RequestPlan,
   type ReadSeriesOptions,
-} from './series.js';
+} from './service/series.js';
 export {
   buildReport,
   describePlan,
   reportCommandSettings,
   type BuiltReport,
   type ReportCommandSettings,
-} from './command.js';
+} from './service/command.js';
 export { analyze, DEFAULT_TOP, DEFAULT_MIN_FLIPS, type AnalyzeOptions } from './analyze.js';
 export { renderHtml, CONTENT_SECURITY_POLICY } from './html.js';
 export { renderMarkdown, sparkline, MARKDOWN_CYCLE_ROWS } from './markdown.js';

@@ -4,7 +4,7 @@
  * Names are escaped as the publish summary escapes them (HTML-escaped, Markdown syntax neutralised,
  * one line), so no name becomes Markdown structure; lists are top-N with a "N more" line.
  */
-import { escapeHtml } from '../publish/summary.js';
+import { markdownCell } from '../shared/markdown.js';
 import { dropText, shorten } from './escape.js';
 import {
   type DashboardModel,
@@ -19,7 +19,7 @@ const SPARKS = '▁▂▃▄▅▆▇█';
 /** The counts table shows the newest cycles; the page has them all. */
 export const MARKDOWN_CYCLE_ROWS = 10;
 
-const md = (text: string) => escapeHtml(shorten(text));
+const md = (text: string) => markdownCell(shorten(text));
 const pct = (n: number | null) => (n === null ? '–' : `${n}%`);
 
 /** One character per cycle, scaled between the window's lowest and highest pass rate. */

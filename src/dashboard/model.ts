@@ -3,10 +3,12 @@
  * (JSON as is). Built by analyze() from a series read by readSeries(); renderers are pure
  * functions of it.
  */
-import type { CycleCounts } from '../publish/gate.js';
+import type { CycleCounts } from '../schema/counts.js';
 import type { ExecutionResult } from '../schema/resources.js';
 
-export type PassRateBasis = 'executed' | 'all';
+import type { PassRateBasis } from '../schema/counts.js';
+
+export type { PassRateBasis };
 
 export interface DashboardCycle {
   key: string;
@@ -129,3 +131,64 @@ export const RESULT_STYLES: readonly {
 ];
 
 export const STYLE_OF = new Map(RESULT_STYLES.map((s) => [s.result, s]));
+
+// The series as read from the service (src/dashboard/service/series.ts), the input of analyze().
+
+export interface SeriesCycle {
+  id: string;
+  key: string;
+  name: string;
+  status: string;
+  rank?: number;
+  createdAt?: string;
+}
+
+export interface TestInfo {
+  name: string;
+  key?: string;
+  automationKey?: string;
+}
+
+export interface SeriesCycleData {
+  cycle: SeriesCycle;
+  counts: CycleCounts;
+  /** Absent when the history was not read (budget, or history off). */
+  history?: CycleHistory;
+}
+
+/**
+ * A cycle's results by test case, as two parallel arrays: one id string per test is shared by
+ * every cycle (interned), so 100 cycles of 10,000 executions take about 16 MB, not a Map's 100.
+ */
+export interface CycleHistory {
+  testIds: string[];
+  results: ExecutionResult[];
+}
+
+export interface RequestPlan {
+  /** Pages of the cycle list (already read when the plan is made). */
+  listPages: number;
+  /** One per cycle (more only for a service whose grouped aggregate cannot be read). */
+  aggregates: number;
+  /** Execution pages per cycle, oldest first; 0 for a cycle whose history is left out or empty. */
+  historyPages: number[];
+  total: number;
+}
+
+export interface SeriesData {
+  /** How the series was chosen, for people: the filter text or the pattern. */
+  description: string;
+  /** The FiltrQL sent for the cycle list (undefined: every cycle). */
+  filterSent?: string;
+  cycles: SeriesCycleData[];
+  tests: Map<string, TestInfo>;
+  requests: {
+    /** The plan made before per-test history was read. */
+    plan: RequestPlan;
+    /** Requests this read sent (logical requests; the scheduler's retries are not counted). */
+    sent: number;
+    budget?: number;
+  };
+  /** What was left out and why, one sentence each (empty when nothing was). */
+  omitted: string[];
+}

@@ -8,8 +8,8 @@
 import { analyze } from '../dashboard/analyze.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { CONTENT_SECURITY_POLICY, renderHtml, type LiveRequest } from '../dashboard/html.js';
-import type { SeriesData, TestInfo } from '../dashboard/series.js';
-import { countsFrom } from '../publish/gate.js';
+import type { SeriesData, TestInfo } from '../dashboard/model.js';
+import { countsFrom } from '../schema/counts.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import type { Store } from './store.js';
 

@@ -5,8 +5,8 @@
  * only in their parameters) unless the key template holds {params}; the same test in two report
  * files (matrix legs, a re-run) is one test run twice.
  */
-import { KEY_WORDS, type SettingWords } from '../api/errors.js';
-import { oneLine } from '../api/redact.js';
+import { KEY_WORDS, type SettingWords } from '../shared/errors.js';
+import { oneLine } from '../shared/redact.js';
 import { testIdentity, type TestResult } from '../reports/model.js';
 import {
   automationKeyOf,

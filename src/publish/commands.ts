@@ -1,7 +1,7 @@
 /** The other jobs of docs/design.md besides publish, shared by the CLI and the action. */
 import type { Resource, ServiceClient } from '../api/client.js';
-import { ConfigError } from '../api/errors.js';
-import { oneLine, type Logger } from '../api/redact.js';
+import { ConfigError } from '../shared/errors.js';
+import { oneLine, type Logger } from '../shared/redact.js';
 import type { CycleStatus } from '../schema/resources.js';
 import { type CycleOptions, findCycle, resolveCycle, setCycleStatus } from './cycle.js';
 import { evaluateGate, type GateOptions, hasThresholds, passRate } from './gate.js';

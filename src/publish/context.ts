@@ -6,8 +6,8 @@
  */
 import { existsSync } from 'node:fs';
 import { dirname, join, posix, resolve } from 'node:path';
-import { ConfigError } from '../api/errors.js';
-import { Redactor } from '../api/redact.js';
+import { ConfigError } from '../shared/errors.js';
+import { Redactor } from '../shared/redact.js';
 
 export interface CiContext {
   sha?: string;

@@ -3,9 +3,9 @@
  * result is recorded only on an ACTIVE cycle, docs/service-api.md 3 rule 1); closed at the end on request.
  */
 import { type Resource, type ServiceClient, updateWithRetry } from '../api/client.js';
-import { ConfigError, type Words } from '../api/errors.js';
-import { oneLine } from '../api/redact.js';
-import type { Logger } from '../api/redact.js';
+import { ConfigError, type Words } from '../shared/errors.js';
+import { oneLine } from '../shared/redact.js';
+import type { Logger } from '../shared/redact.js';
 import type { CycleStatus } from '../schema/resources.js';
 import { createOrFind } from './idempotent.js';
 import { nextRank } from './match.js';

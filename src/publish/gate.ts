@@ -5,10 +5,13 @@
  */
 import { matchesPattern, patternFilter } from './series.js';
 import type { JsonApiDocument, Resource, ServiceClient } from '../api/client.js';
-import { TestcycleError } from '../api/errors.js';
-import { oneLine } from '../api/redact.js';
+import { TestcycleError } from '../shared/errors.js';
+import { oneLine } from '../shared/redact.js';
 import { f, type Filter } from '../api/filter.js';
 import { EXECUTION_RESULTS, type ExecutionResult } from '../schema/resources.js';
+import { countsFrom, passRate, type CycleCounts } from '../schema/counts.js';
+
+export { countsFrom, passRate, type CycleCounts };
 
 export interface GateOptions {
   minPassRate?: number;
@@ -22,16 +25,6 @@ export interface GateOptions {
   basis: 'executed' | 'all';
   /** Extra FiltrQL condition, e.g. testCase.priority = "CRITICAL". */
   filter?: string;
-}
-
-export interface CycleCounts {
-  passed: number;
-  failed: number;
-  blocked: number;
-  skipped: number;
-  notExecuted: number;
-  inProgress: number;
-  total: number;
 }
 
 export interface GateVerdict {
@@ -58,34 +51,6 @@ export function hasThresholds(g: GateOptions | undefined): g is GateOptions {
       g.failOnNotExecuted === true ||
       g.filter !== undefined)
   );
-}
-
-export function countsFrom(byResult: Partial<Record<ExecutionResult, number>>): CycleCounts {
-  const n = (r: ExecutionResult) => byResult[r] ?? 0;
-  const counts = {
-    passed: n('PASSED'),
-    failed: n('FAILED'),
-    blocked: n('BLOCKED'),
-    skipped: n('SKIPPED'),
-    notExecuted: n('NOT_EXECUTED'),
-    inProgress: n('IN_PROGRESS'),
-    total: 0,
-  };
-  counts.total =
-    counts.passed +
-    counts.failed +
-    counts.blocked +
-    counts.skipped +
-    counts.notExecuted +
-    counts.inProgress;
-  return counts;
-}
-
-/** PASSED / (PASSED + FAILED + BLOCKED) with basis executed, PASSED / total with basis all; null when nothing counts. */
-export function passRate(counts: CycleCounts, basis: GateOptions['basis']): number | null {
-  const denominator =
-    basis === 'all' ? counts.total : counts.passed + counts.failed + counts.blocked;
-  return denominator === 0 ? null : Math.round((counts.passed / denominator) * 10_000) / 100;
 }
 
 /** The previous cycle of a series and its pass rate (same basis and filter). */

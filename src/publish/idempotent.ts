@@ -1,4 +1,4 @@
-import { NetworkError, ServiceError } from '../api/errors.js';
+import { NetworkError, ServiceError } from '../shared/errors.js';
 
 /**
  * A create that may have happened although its answer was lost (NetworkError.maybeProcessed, 5xx), or

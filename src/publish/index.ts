@@ -72,6 +72,7 @@ export {
   type CreateCycleSettings,
 } from './settings.js';
 export { readReportSet } from './reports.js';
-export { renderSummary, escapeHtml, MAX_SUMMARY_BYTES } from './summary.js';
+export { renderSummary, MAX_SUMMARY_BYTES } from './summary.js';
+export { markdownCell } from '../shared/markdown.js';
 export { gateCycle, createCycle, closeCycle, type CreateCycleResult } from './commands.js';
 export { literalParts, matchesPattern, patternFilter } from './series.js';

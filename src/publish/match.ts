@@ -5,9 +5,9 @@
  * `--create-missing-cases` creates the rest.
  */
 import { type ListParams, type Resource, type ServiceClient } from '../api/client.js';
-import { ConfigError, TestcycleError, type Words } from '../api/errors.js';
+import { ConfigError, TestcycleError, type Words } from '../shared/errors.js';
 import { chunkIn, f } from '../api/filter.js';
-import { oneLine, type Logger } from '../api/redact.js';
+import { oneLine, type Logger } from '../shared/redact.js';
 import type { ParsedReport, TestResult } from '../reports/model.js';
 import { workspaceOf, workspacePath } from './context.js';
 import { createOrFind } from './idempotent.js';

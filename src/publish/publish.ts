@@ -3,8 +3,8 @@
  * Adapters (CLI, action, library users) call publish() with one options object.
  */
 import type { Resource, ServiceClient } from '../api/client.js';
-import { render, stopIfInterrupted, TestcycleError, type Words } from '../api/errors.js';
-import { oneLine, type Logger, silentLogger } from '../api/redact.js';
+import { render, stopIfInterrupted, TestcycleError, type Words } from '../shared/errors.js';
+import { oneLine, type Logger, silentLogger } from '../shared/redact.js';
 import type { RequestStats } from '../api/scheduler.js';
 import type { ParsedReport, TestResult } from '../reports/model.js';
 import type { ExecutionResult } from '../schema/resources.js';

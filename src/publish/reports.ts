@@ -1,5 +1,5 @@
 /** The reports of a run, read before any request: a missing or broken report fails first. */
-import type { Logger } from '../api/redact.js';
+import type { Logger } from '../shared/redact.js';
 import { describeSkipped, readReports, type ReportSet } from '../reports/index.js';
 import type { ReportSettings } from './settings.js';
 

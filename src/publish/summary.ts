@@ -3,7 +3,8 @@
  * pass rate, counts, failed tests with file:line, unmatched tests, cycle, requests. Text from
  * reports is HTML-escaped; the whole stays under a size limit, cut with a note.
  */
-import { clip, neutralise, oneLine } from '../api/redact.js';
+import { markdownCell } from '../shared/markdown.js';
+import { clip } from '../shared/redact.js';
 import type { ParsedReport } from '../reports/model.js';
 import type { PublishResult } from './publish.js';
 
@@ -17,23 +18,13 @@ export interface SummaryOptions {
 export const MAX_SUMMARY_BYTES = 1024 * 1024 - 1024;
 
 /**
- * Report text inside Markdown table cells: one line, mentions and issue references inert,
- * HTML-escaped, Markdown syntax neutralised.
- */
-export function escapeHtml(text: string): string {
-  return neutralise(oneLine(text))
-    .replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-    .replace(/[\\|`[\]*]/g, (c) => `\\${c}`);
-}
-
-/**
  * Data in the summary's head and rows is cut to this many characters first: an 80,000-character
  * cycle name still leaves a head far inside GitHub's 65,535 (check run summary, comment body).
  */
 export const MAX_CELL_CHARS = 500;
 
 /** One piece of data, cut and escaped. */
-const cell = (text: string) => escapeHtml(clip(text, MAX_CELL_CHARS));
+const cell = (text: string) => markdownCell(clip(text, MAX_CELL_CHARS));
 
 export function renderSummary(
   result: PublishResult,

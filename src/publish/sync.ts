@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Resource, type ServiceClient, updateWithRetry } from '../api/client.js';
-import { isTransient, ServiceError, stopIfInterrupted } from '../api/errors.js';
+import { isTransient, ServiceError, stopIfInterrupted } from '../shared/errors.js';
 import { f } from '../api/filter.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { createOrFind } from './idempotent.js';

@@ -5,7 +5,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import fg from 'fast-glob';
-import { ConfigError } from '../api/errors.js';
+import { ConfigError } from '../shared/errors.js';
 import { ReportError } from './model.js';
 
 export interface DiscoverOptions {

@@ -2,8 +2,8 @@
  * The normalized result model every parser builds (dorny/test-reporter style): parsers only build
  * the list; counting lives here.
  */
-import { render, TestcycleError, type Words } from '../api/errors.js';
-import { stripAnsi } from '../control-codes.js';
+import { render, TestcycleError, type Words } from '../shared/errors.js';
+import { stripAnsi } from '../shared/control-codes.js';
 
 export type Outcome = 'passed' | 'failed' | 'error' | 'skipped';
 

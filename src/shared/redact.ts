@@ -13,7 +13,7 @@ import {
   BIDI_CONTROLS,
   CONTROL_CODES,
   CONTROL_CODES_BUT_ESC,
-} from '../control-codes.js';
+} from './control-codes.js';
 import type { SettingWords, Words } from './errors.js';
 
 const MASK = '***';

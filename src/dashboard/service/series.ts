@@ -20,80 +20,31 @@
  * leaving out the oldest cycles' histories first (then the oldest cycles' counts), and the result
  * says what was left out. Every request goes through the client's one scheduler (its pacing).
  */
-import type { Resource, ServiceClient } from '../api/client.js';
-import { MAX_PAGE_SIZE } from '../api/client.js';
-import { ConfigError, ServiceError } from '../api/errors.js';
-import { f, type Filter, toFiltrQL } from '../api/filter.js';
-import { countsFrom, cycleCounts, readGrouped, type CycleCounts } from '../publish/gate.js';
-import { matchesPattern, patternFilter } from '../publish/series.js';
-import { EXECUTION_RESULTS, type ExecutionResult } from '../schema/resources.js';
+import type { Resource, ServiceClient } from '../../api/client.js';
+import { MAX_PAGE_SIZE } from '../../api/client.js';
+import { ConfigError, ServiceError } from '../../shared/errors.js';
+import { f, type Filter, toFiltrQL } from '../../api/filter.js';
+import { cycleCounts, readGrouped } from '../../publish/gate.js';
+import { countsFrom, type CycleCounts } from '../../schema/counts.js';
+import { matchesPattern, patternFilter } from '../../publish/series.js';
+import { EXECUTION_RESULTS, type ExecutionResult } from '../../schema/resources.js';
 
 export const DEFAULT_LAST = 20;
+
+import type {
+  CycleHistory,
+  RequestPlan,
+  SeriesCycle,
+  SeriesCycleData,
+  SeriesData,
+  TestInfo,
+} from '../model.js';
 
 export type SeriesSpec =
   /** FiltrQL text a user wrote, e.g. `name ~ "Nightly" AND status = "DONE"`. */
   | { filter: string; namePattern?: undefined }
   /** `Nightly *` or a cycle-name template such as `Nightly {date}`. */
   | { namePattern: string; filter?: undefined };
-
-export interface SeriesCycle {
-  id: string;
-  key: string;
-  name: string;
-  status: string;
-  rank?: number;
-  createdAt?: string;
-}
-
-export interface TestInfo {
-  name: string;
-  key?: string;
-  automationKey?: string;
-}
-
-export interface SeriesCycleData {
-  cycle: SeriesCycle;
-  counts: CycleCounts;
-  /** Absent when the history was not read (budget, or history off). */
-  history?: CycleHistory;
-}
-
-/**
- * A cycle's results by test case, as two parallel arrays: one id string per test is shared by
- * every cycle (interned), so 100 cycles of 10,000 executions take about 16 MB, not a Map's 100.
- */
-export interface CycleHistory {
-  testIds: string[];
-  results: ExecutionResult[];
-}
-
-export interface RequestPlan {
-  /** Pages of the cycle list (already read when the plan is made). */
-  listPages: number;
-  /** One per cycle (more only for a service whose grouped aggregate cannot be read). */
-  aggregates: number;
-  /** Execution pages per cycle, oldest first; 0 for a cycle whose history is left out or empty. */
-  historyPages: number[];
-  total: number;
-}
-
-export interface SeriesData {
-  /** How the series was chosen, for people: the filter text or the pattern. */
-  description: string;
-  /** The FiltrQL sent for the cycle list (undefined: every cycle). */
-  filterSent?: string;
-  cycles: SeriesCycleData[];
-  tests: Map<string, TestInfo>;
-  requests: {
-    /** The plan made before per-test history was read. */
-    plan: RequestPlan;
-    /** Requests this read sent (logical requests; the scheduler's retries are not counted). */
-    sent: number;
-    budget?: number;
-  };
-  /** What was left out and why, one sentence each (empty when nothing was). */
-  omitted: string[];
-}
 
 export interface ReadSeriesOptions {
   /** How many of the newest cycles; default 20. */

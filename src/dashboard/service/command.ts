@@ -2,8 +2,8 @@
  * `testcycle report` and the action's `mode: report`: the settings the adapters read, and one
  * function that reads the series and renders it; the adapters only write files and outputs.
  */
-import type { ServiceClient } from '../api/client.js';
-import { ConfigError } from '../api/errors.js';
+import type { ServiceClient } from '../../api/client.js';
+import { ConfigError } from '../../shared/errors.js';
 import {
   flag,
   numeric,
@@ -11,12 +11,12 @@ import {
   text,
   userFilterSetting,
   type SettingSource,
-} from '../publish/settings.js';
-import { analyze } from './analyze.js';
-import { renderHtml } from './html.js';
-import { renderMarkdown } from './markdown.js';
-import type { DashboardModel } from './model.js';
-import { readSeries, type RequestPlan, type SeriesSpec } from './series.js';
+} from '../../publish/settings.js';
+import { analyze } from '../analyze.js';
+import { renderHtml } from '../html.js';
+import { renderMarkdown } from '../markdown.js';
+import type { DashboardModel, RequestPlan } from '../model.js';
+import { readSeries, type SeriesSpec } from './series.js';
 
 export interface ReportCommandSettings {
   spec: SeriesSpec;
