@@ -67,7 +67,7 @@ describe('testcycle check', () => {
       { TESTCYCLE_TOKEN: TOKEN, TESTCYCLE_BASE_URL: 'https://x.example' },
       /--rate-limit: "fast" is not COUNT\/WINDOW/,
     ],
-    [['check', '--nope'], {}, /Unknown option '--nope'.*Usage: testcycle check/],
+    [['check', '--nope'], {}, /unknown flag --nope\. See testcycle check --help\./],
     [['frobnicate'], {}, /unknown command "frobnicate"/],
   ])('usage errors exit 2: %j', async (argv, env, message) => {
     const t = io(env);

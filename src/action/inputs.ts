@@ -3,9 +3,9 @@
  * held to the table by a test). Errors name inputs as workflow authors write them.
  */
 import * as core from '@actions/core';
-import { ConfigError, type SettingWords } from '../api/errors.js';
+import { ConfigError, type SettingWords, UsageError } from '../api/errors.js';
 import type { SettingSource } from '../publish/index.js';
-import { settingOf } from '../settings.js';
+import { actionInputs, closestName, settingOf } from '../settings.js';
 
 export const inputSource: SettingSource = {
   string: (key) => core.getInput(key) || undefined,
@@ -25,3 +25,26 @@ export const ACTION_WORDS: SettingWords = {
   name: (key) => (isInput(key) ? `input ${key}` : key),
   value: (key, value) => (isInput(key) ? `${key}: ${value}` : `${key} ${value}`),
 };
+
+/**
+ * Inputs the workflow gave that the action does not have. A near miss (`cycle-nmae`, or `report`,
+ * the CLI's spelling of `reports`) is a usage error naming the input meant, before anything is
+ * read: the setting it was meant for would silently keep its default. Any other name is returned
+ * as a warning (the runner passes each `with:` entry as INPUT_<NAME>, upper-cased).
+ */
+export function checkInputNames(env: NodeJS.ProcessEnv): string[] {
+  const inputs = actionInputs().map(([key]) => key);
+  const known = new Set(inputs.map((key) => key.toUpperCase()));
+  const warnings: string[] = [];
+  for (const variable of Object.keys(env)) {
+    if (!variable.startsWith('INPUT_')) continue;
+    const name = variable.slice('INPUT_'.length);
+    if (known.has(name)) continue;
+    const typed = name.toLowerCase();
+    const guess =
+      inputs.find((key) => settingOf(key)?.flag === typed) ?? closestName(typed, inputs);
+    if (guess) throw new UsageError(`unknown input ${typed}; did you mean ${guess}?`);
+    warnings.push(`unknown input ${typed} is ignored; the inputs are listed in action.yml.`);
+  }
+  return warnings;
+}

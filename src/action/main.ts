@@ -20,7 +20,7 @@ import {
   flag,
   GateFailedError,
   gateCycle,
-  gateSettings,
+  gateOnlySettings,
   publish,
   publishSettings,
   readReportSet,
@@ -32,7 +32,7 @@ import {
 import type { ParsedReport } from '../reports/index.js';
 import type { CommentMode, Mode } from '../settings.js';
 import { commentOnPullRequest } from './comment.js';
-import { ACTION_WORDS, inputSource } from './inputs.js';
+import { ACTION_WORDS, checkInputNames, inputSource } from './inputs.js';
 import {
   annotate,
   createCheckRun,
@@ -64,7 +64,7 @@ const PREPARE: Record<Mode, (logger: Logger) => Promise<Step>> = {
   },
   gate: async () => {
     const target = cycleSettings(inputSource, process.env);
-    const gate = gateSettings(inputSource);
+    const gate = gateOnlySettings(inputSource);
     return async (client) => ({ result: await gateCycle(client, target, gate), reports: [] });
   },
   'create-cycle': async (logger) => {
@@ -112,6 +112,7 @@ export async function run(): Promise<void> {
     for (const form of redactor.maskedForms()) core.setSecret(form);
     const githubToken = core.getInput('github-token');
     if (githubToken) core.setSecret(githubToken);
+    for (const line of checkInputNames(process.env)) core.warning(line);
     const mode = choice<Mode>(inputSource, 'mode');
     const options = clientSettings(inputSource, process.env);
     const logger = createLogger(

@@ -10,7 +10,7 @@ import {
   cycleSettings,
   gateCycle,
   gateOutcome,
-  gateSettings,
+  gateOnlySettings,
   publish,
   publishSettings,
   readReportSet,
@@ -101,7 +101,7 @@ export async function runCheckCommand(ctx: CommandContext): Promise<number> {
 
 export async function runGateCommand(ctx: CommandContext): Promise<number> {
   const target = cycleSettings(ctx.settings, ctx.io.env);
-  const gate = gateSettings(ctx.settings);
+  const gate = gateOnlySettings(ctx.settings);
   return withClient(ctx, async (client) => {
     const result = await gateCycle(client, target, gate);
     return await finish(ctx, result, renderSummary(result, [], summaryOptions(ctx)));

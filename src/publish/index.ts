@@ -47,6 +47,7 @@ export {
 export { populateCycle } from './populate.js';
 export {
   publishSettings,
+  gateOnlySettings,
   gateSettings,
   cycleSettings,
   createCycleSettings,

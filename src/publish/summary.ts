@@ -4,7 +4,8 @@
  * reports is HTML-escaped; the whole stays under a size limit, cut with a note.
  */
 import { oneLine } from '../api/redact.js';
-import type { ParsedReport } from '../reports/model.js';
+import type { ParsedReport, TestResult } from '../reports/model.js';
+import type { Unmatched } from './match.js';
 import type { PublishResult } from './publish.js';
 
 export interface SummaryOptions {
@@ -21,6 +22,25 @@ export function escapeHtml(text: string): string {
   return oneLine(text)
     .replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
     .replace(/[\\|`[\]*]/g, (c) => `\\${c}`);
+}
+
+/** The failed and errored tests of the reports, each with its report file. */
+export function failedTests(reports: ParsedReport[]): { t: TestResult; file: string }[] {
+  return reports.flatMap((r) =>
+    r.tests
+      .filter((t) => t.outcome === 'failed' || t.outcome === 'error')
+      .map((t) => ({ t, file: r.file })),
+  );
+}
+
+/**
+ * The line of a failure message that says what failed: gtest's first line is only where
+ * (`foo_test.cc:42`, `unknown file`), so such lines are passed over.
+ */
+export function headline(message: string | undefined): string {
+  const lines = (message ?? '').split('\n').map((l) => l.trim());
+  const where = /^(unknown file|[^\s:]+:\d+(:\d+)?:?)$/;
+  return lines.find((l) => l && !where.test(l)) ?? lines.find(Boolean) ?? '';
 }
 
 export function renderSummary(
@@ -73,37 +93,37 @@ export function renderSummary(
   );
   const head = lines.join('\n');
   const sections: string[] = [];
-  const failed = reports.flatMap((r) =>
-    r.tests
-      .filter((t) => t.outcome === 'failed' || t.outcome === 'error')
-      .map((t) => ({ t, file: r.file })),
-  );
+  const failed = failedTests(reports);
   if (failed.length) {
+    // A dry run's table holds the cycle as planned; these are the reports' failures.
     sections.push(
-      `### Failed tests (${failed.length})\n\n| Test | Where | Message |\n|---|---|---|\n` +
+      `### Failed tests${plan ? ' in the reports' : ''} (${failed.length})\n\n| Test | Where | Message |\n|---|---|---|\n` +
         failed
           .map(({ t, file }) => {
             const where = `${escapeHtml(t.file ?? file)}${t.line ? `:${t.line}` : ''}`;
-            const message = escapeHtml((t.message ?? '').split('\n')[0]!.slice(0, 300));
+            const message = escapeHtml(headline(t.message).slice(0, 300));
             return `| ${escapeHtml(t.classname ? `${t.classname} › ${t.name}` : t.name)} | ${where} | ${message} |`;
           })
           .join('\n') +
         '\n',
     );
   }
-  if (result.unmatched.length) {
-    sections.push(
-      `### Unmatched tests (${result.unmatched.length})\n\n| Test | Report | Why |\n|---|---|---|\n` +
-        result.unmatched
-          .map(
-            (u) =>
-              `| ${escapeHtml(u.test)} | ${escapeHtml(u.file ?? '')} | ${escapeHtml(u.reason)} |`,
-          )
-          .join('\n') +
-        '\n',
-    );
-  }
+  if (result.unmatched.length) sections.push(unmatchedTable('Unmatched tests', result.unmatched));
+  if (result.collided?.length)
+    sections.push(unmatchedTable('Left out: key collisions', result.collided));
   return cut(head, sections, max);
+}
+
+function unmatchedTable(title: string, rows: Unmatched[]): string {
+  return (
+    `### ${title} (${rows.length})\n\n| Test | Report | Why |\n|---|---|---|\n` +
+    rows
+      .map(
+        (u) => `| ${escapeHtml(u.test)} | ${escapeHtml(u.file ?? '')} | ${escapeHtml(u.reason)} |`,
+      )
+      .join('\n') +
+    '\n'
+  );
 }
 
 /** Keep whole rows until the limit, then say how much was left out (linear in the rows). */
