@@ -2,7 +2,7 @@
  * A new user's first hour at the CLI: thresholds that could never fail, publishing nothing,
  * mistyped flags and help that must be true for each command and each flag's polarity.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
@@ -262,5 +262,101 @@ describe('every --help line is true for its command and its flag polarity', () =
       expect(out).not.toContain('secrets.TESTCYCLE_TOKEN');
       expect(out).not.toContain('steps of one job');
     }
+  });
+});
+
+describe('the CLI names what failed and what was not executed, not only counts', () => {
+  /** A JUnit report of gtest's shape: each failure message starts with `file:line`. */
+  function gtestReport(failing: number, passing: number): string {
+    const dir = mkdtempSync(join(tmpdir(), 'testcycle-gtest-'));
+    const cases = [
+      ...Array.from(
+        { length: failing },
+        (_, i) =>
+          `<testcase classname="Suite" name="test${i}"><failure message="math_test.cc:${40 + i}&#x0A;Expected equality of these values:&#x0A;  2&#x0A;  ${i}"/></testcase>`,
+      ),
+      ...Array.from(
+        { length: passing },
+        (_, i) => `<testcase classname="Suite" name="test${failing + i}"/>`,
+      ),
+    ];
+    writeFileSync(
+      join(dir, 'gtest.xml'),
+      `<testsuites><testsuite name="Suite" tests="${cases.length}">${cases.join('')}</testsuite></testsuites>`,
+    );
+    return join(dir, 'gtest.xml');
+  }
+
+  test('failed tests (first 20, then a count) with their first meaningful line; untouched NOT_EXECUTED cases', async () => {
+    const emu = await emulator({ seed: caseSeed(30), rateLimit: '1000/1m' });
+    const env = {
+      TESTCYCLE_BASE_URL: emu.url,
+      TESTCYCLE_TOKEN: RW,
+      TESTCYCLE_RATE_LIMIT: '1000/1m',
+    };
+    const created = await runCli(
+      ['cycle', 'create', '--name', 'Nightly', '--populate', 'name ~ "case"'],
+      env,
+    );
+    expect(created.code).toBe(0);
+    const r = await runCli(
+      ['publish', '--report', gtestReport(22, 2), '--cycle-name', 'Nightly'],
+      env,
+    );
+    expect(r.code).toBe(0);
+    const lines = r.out.split('\n');
+    const failedAt = lines.indexOf('failed in the reports: 22');
+    expect(failedAt).toBeGreaterThan(0);
+    expect(lines[failedAt + 1]).toMatch(
+      /^ {2}Suite › test0 \(.*gtest\.xml\): Expected equality of these values:$/,
+    );
+    expect(lines[failedAt + 21]).toBe('  and 2 more');
+    const notRun = lines.indexOf('not executed in the cycle: 6');
+    expect(notRun).toBe(failedAt + 22);
+    expect(lines.slice(notRun + 1, notRun + 7)).toEqual(
+      Array.from({ length: 6 }, (_, i) => `  DEMO-T${25 + i} Suite.test${24 + i}`),
+    );
+  });
+
+  test("the summary: a dry run lists the reports' failures as such, gtest lines with what failed, collisions apart from unmatched", async () => {
+    const emu = await emulator({ seed: caseSeed(30), rateLimit: '1000/1m' });
+    const env = {
+      TESTCYCLE_BASE_URL: emu.url,
+      TESTCYCLE_TOKEN: RW,
+      TESTCYCLE_RATE_LIMIT: '1000/1m',
+    };
+    const report = gtestReport(3, 1);
+    // The same test in a second file: a key collision (warn: left out), which is not unmatched.
+    const twin = join(mkdtempSync(join(tmpdir(), 'testcycle-twin-')), 'twin.xml');
+    writeFileSync(
+      twin,
+      '<testsuite name="Shard2"><testcase classname="Suite" name="test3"/><testcase classname="Other" name="x"/></testsuite>',
+    );
+    const summaryFile = join(mkdtempSync(join(tmpdir(), 'testcycle-summary-')), 'summary.md');
+    const r = await runCli(
+      [
+        'publish',
+        '--report',
+        report,
+        '--report',
+        twin,
+        '--cycle-name',
+        'Nightly',
+        '--dry-run',
+        '--summary-file',
+        summaryFile,
+      ],
+      env,
+    );
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('unmatched: 1 test(s)\nleft out (key collisions): 2 test(s)');
+    const summary = readFileSync(summaryFile, 'utf8');
+    expect(summary).toContain('### Failed tests in the reports (3)');
+    expect(summary).toMatch(
+      /\| Suite › test0 \| [^|]*gtest\.xml \| Expected equality of these values: \|/,
+    );
+    expect(summary).not.toContain('math_test.cc:40');
+    expect(summary).toContain('### Unmatched tests (1)');
+    expect(summary).toContain('### Left out: key collisions (2)');
   });
 });

@@ -18,8 +18,12 @@ import {
   reportSettings,
   requestsOf,
   clientSettings,
+  failedTests,
+  headline,
   type PublishResult,
 } from '../publish/index.js';
+import { oneLine } from '../api/redact.js';
+import type { ParsedReport } from '../reports/index.js';
 import type { CommandContext } from './main.js';
 import { EXIT_CODES } from './exit-codes.js';
 
@@ -67,7 +71,12 @@ export async function runPublishCommand(ctx: CommandContext): Promise<number> {
         progress: (line) => ctx.logger.info(line),
         signal: stop.signal,
       });
-      return await finish(ctx, result, renderSummary(result, reports, summaryOptions(ctx)));
+      return await finish(
+        ctx,
+        result,
+        renderSummary(result, reports, summaryOptions(ctx)),
+        reports,
+      );
     },
     client,
   );
@@ -112,6 +121,7 @@ async function finish(
   ctx: CommandContext,
   result: PublishResult,
   summary: string,
+  reports: ParsedReport[] = [],
 ): Promise<number> {
   const file = ctx.values['summary-file'];
   if (typeof file === 'string') await writeFile(file, summary);
@@ -129,12 +139,26 @@ async function finish(
       }),
     );
   } else {
-    ctx.io.stdout(humanResult(result, ctx.io.color === true));
+    ctx.io.stdout(humanResult(result, reports, ctx.io.color === true));
   }
   return result.gate.passed ? 0 : EXIT_CODES.gate;
 }
 
-function humanResult(r: PublishResult, color: boolean): string {
+/** The CLI names at most this many failed (and not executed) tests, then counts the rest. */
+const LISTED_TESTS = 20;
+
+/** `title`, then the first LISTED_TESTS names indented, then "and N more". */
+function listed(title: string, names: string[]): string[] {
+  if (names.length === 0) return [];
+  const more = names.length - LISTED_TESTS;
+  return [
+    title,
+    ...names.slice(0, LISTED_TESTS).map((n) => `  ${oneLine(n)}`),
+    ...(more > 0 ? [`  and ${more} more`] : []),
+  ];
+}
+
+function humanResult(r: PublishResult, reports: ParsedReport[], color: boolean): string {
   const paint = (code: number, text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
   const c = r.counts;
   const plan = r.dryRun;
@@ -145,6 +169,15 @@ function humanResult(r: PublishResult, color: boolean): string {
     `cycle ${r.cycle.key ?? '(new)'} "${r.cycle.name}" (${status})`,
     `results: ${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.skipped} skipped, ${c.notExecuted} not executed${c.inProgress ? `, ${c.inProgress} in progress` : ''} (${c.total} total)${r.passRate === null ? '' : `, pass rate ${r.passRate}%`}`,
   ];
+  const failed = failedTests(reports).map(({ t, file }) => {
+    const name = t.classname ? `${t.classname} › ${t.name}` : t.name;
+    const message = headline(t.message);
+    return `${name} (${t.file ?? file}${t.line ? `:${t.line}` : ''})${message ? `: ${message.slice(0, 200)}` : ''}`;
+  });
+  lines.push(
+    ...listed(`failed in the reports: ${failed.length}`, failed),
+    ...listed(`not executed in the cycle: ${r.notExecuted?.length ?? 0}`, r.notExecuted ?? []),
+  );
   if (plan) {
     lines.push(
       `plan: would create ${plan.create}, update ${plan.update}, leave ${r.writes.unchanged} unchanged`,
@@ -157,6 +190,7 @@ function humanResult(r: PublishResult, color: boolean): string {
     );
   }
   if (r.unmatched.length) lines.push(`unmatched: ${r.unmatched.length} test(s)`);
+  if (r.collided?.length) lines.push(`left out (key collisions): ${r.collided.length} test(s)`);
   if (r.gate.evaluated)
     lines.push(
       r.gate.passed

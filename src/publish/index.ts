@@ -69,6 +69,6 @@ export {
   type CreateCycleSettings,
 } from './settings.js';
 export { readReportSet } from './reports.js';
-export { renderSummary, escapeHtml, MAX_SUMMARY_BYTES } from './summary.js';
+export { renderSummary, escapeHtml, failedTests, headline, MAX_SUMMARY_BYTES } from './summary.js';
 export { gateCycle, createCycle, closeCycle, type CreateCycleResult } from './commands.js';
 export { literalParts, matchesPattern, patternFilter } from './series.js';
