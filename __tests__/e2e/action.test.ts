@@ -315,6 +315,7 @@ describe('action: check run', () => {
       env,
     );
     expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^check run "testcycle" created \(success\)/m);
     const [create] = api.log;
     expect(create!.method).toBe('POST');
     expect(create!.url).toBe('/repos/acme/app/check-runs');

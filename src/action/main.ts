@@ -89,17 +89,20 @@ const PREPARE: Record<Mode, (logger: Logger) => Promise<Step>> = {
       await writeFile(settings.htmlFile, report.html);
       core.setOutput('html-file', settings.htmlFile);
       core.setOutput('cycles', String(report.model.cycles.length));
-      core.setOutput(
-        'pass-rate',
-        report.model.trend.last === null ? '' : String(report.model.trend.last),
-      );
+      // The latest cycle's, as the summary's "Latest" line shows it (empty when it has none).
+      const latest = report.model.latest?.cycle.passRate ?? null;
+      core.setOutput('pass-rate', latest === null ? '' : String(latest));
       for (const line of report.model.omitted) core.notice(`report: left out ${line}`);
       await writeJobSummary(report.markdown);
     };
   },
   'close-cycle': async () => {
     const target = cycleSettings(inputSource, process.env);
-    return async (client) => setCycleOutputs(cycleInfo(await closeCycle(client, target)));
+    return async (client) => {
+      const cycle = cycleInfo(await closeCycle(client, target));
+      setCycleOutputs(cycle);
+      core.info(`cycle ${cycle.key} "${cycle.name}" is DONE`);
+    };
   },
 };
 
@@ -136,10 +139,12 @@ export async function run(): Promise<void> {
     });
     try {
       const outcome = await step(client);
-      // Every mode says what it cost (publish and gate set these again from their result).
-      core.setOutput('requests', String(client.stats.total));
-      core.setOutput('requests-retried', String(client.stats.retried));
-      core.setOutput('rate-limited', String(client.stats.rateLimited));
+      // Every mode says what it cost, once (publish and gate with the rest of their result).
+      if (!outcome) {
+        core.setOutput('requests', String(client.stats.total));
+        core.setOutput('requests-retried', String(client.stats.retried));
+        core.setOutput('rate-limited', String(client.stats.rateLimited));
+      }
       if (outcome) await report(outcome.result, outcome.reports, githubToken);
       if (outcome && !outcome.result.gate.passed)
         throw new GateFailedError(outcome.result.gate.reasons);
@@ -198,6 +203,7 @@ async function report(
     gateFailed: result.gate.evaluated && !result.gate.passed,
     notice: (line) => core.notice(line),
     info: (line) => core.info(line),
+    warning: (line) => core.warning(line),
   });
 }
 

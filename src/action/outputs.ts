@@ -1,7 +1,7 @@
 /** The publish result flattened to kebab-case outputs (DESIGN.md), annotations and the check run. */
 import * as core from '@actions/core';
 import { oneLine, plainText } from '../api/redact.js';
-import { gateOutcome, type PublishResult } from '../publish/index.js';
+import { failedTests, gateOutcome, type PublishResult } from '../publish/index.js';
 import type { ParsedReport, TestResult } from '../reports/model.js';
 
 export function setCycleOutputs(cycle: PublishResult['cycle']): void {
@@ -52,18 +52,10 @@ function titleOf(test: TestResult): string {
   return oneLine(test.classname ? `${test.classname} > ${test.name}` : test.name).slice(0, 255);
 }
 
-function failures(reports: ParsedReport[]): { test: TestResult; file: string }[] {
-  return reports.flatMap((r) =>
-    r.tests
-      .filter((t) => t.outcome === 'failed' || t.outcome === 'error')
-      .map((test) => ({ test, file: r.file })),
-  );
-}
-
 /** Error annotations for failed tests: at most 10 per step (GitHub's limit), the rest counted. */
 export function annotate(reports: ParsedReport[]): void {
-  const failed = failures(reports);
-  for (const { test, file } of failed.slice(0, MAX_STEP_ANNOTATIONS)) {
+  const failed = failedTests(reports);
+  for (const { t: test, file } of failed.slice(0, MAX_STEP_ANNOTATIONS)) {
     // The toolkit escapes line breaks in annotations; escape codes and odd breaks go here.
     core.error(plainText(test.message ?? 'failed').slice(0, 4000), {
       title: titleOf(test),
@@ -103,7 +95,7 @@ export async function createCheckRun(
   // The tested commit: the PR head, or the run that a workflow_run publishes for (fork PRs).
   const headSha = process.env.TESTCYCLE_SHA || pr?.head?.sha || run?.head_sha || ctx.sha;
   const octokit = github.getOctokit(token);
-  const annotations = failures(reports).map(({ test, file }) => ({
+  const annotations = failedTests(reports).map(({ t: test, file }) => ({
     path: test.file ?? file,
     start_line: test.line ?? 1,
     end_line: test.line ?? 1,
@@ -137,6 +129,9 @@ export async function createCheckRun(
         },
       });
     }
+    core.info(
+      `check run "${name}" created (${conclusion})${data.html_url ? `: ${data.html_url}` : ''}`,
+    );
   } catch (error) {
     const status = (error as { status?: number }).status;
     if (status === 403 || status === 404) {
