@@ -13,7 +13,7 @@ function io(env: NodeJS.ProcessEnv = {}) {
 }
 
 describe('testcycle check', () => {
-  test('reads the Space with one request and prints JSON', async () => {
+  test('reads the Space and the tokens (2 requests) and prints JSON', async () => {
     const server = await startServer(() => ({
       status: 200,
       body: { data: [{ type: 'projects', id: 'p1', attributes: { name: 'Demo', key: 'DEMO' } }] },
@@ -25,7 +25,8 @@ describe('testcycle check', () => {
     expect(out).toMatchObject({
       project: { id: 'p1', name: 'Demo', key: 'DEMO' },
       baseUrl: `${server.url}/api/v1`,
-      requests: { total: 1 },
+      token: { role: null, note: 'the tokens resource lists no live token' },
+      requests: { total: 2 },
     });
   });
 

@@ -360,3 +360,60 @@ describe('the CLI names what failed and what was not executed, not only counts',
     expect(summary).toContain('### Left out: key collisions (2)');
   });
 });
+
+describe("testcycle check shows the token's role and expiry (Troubleshooting: a 403 on writes)", () => {
+  const jwt = (claims: object) =>
+    ['{"alg":"HS256"}', JSON.stringify(claims), 'signature']
+      .map((p, i) => (i < 2 ? Buffer.from(p).toString('base64url') : p))
+      .join('.');
+
+  test('a read-only token, the only one of its Space', async () => {
+    const emu = await emulator({
+      seed: {
+        ...caseSeed(0),
+        tokens: [
+          {
+            token: 'ro-only-token-0123',
+            name: 'dash',
+            role: 'read-only',
+            expiresAt: '2099-01-31T00:00:00Z',
+          },
+        ],
+      },
+    });
+    const r = await runCli(['check'], {
+      TESTCYCLE_BASE_URL: emu.url,
+      TESTCYCLE_TOKEN: 'ro-only-token-0123',
+    });
+    expect(r.code).toBe(0);
+    expect(r.out.split('\n')[1]).toMatch(
+      /^token: read-only \(writes get 403: publish, cycle create and cycle close need a read-write token\), expires 2099-01-31 \(in \d+ days\)$/,
+    );
+  });
+
+  test('a JWT is told apart from the other tokens of the Space by its jti; --json has it too', async () => {
+    const token = jwt({ jti: 'a7f0c1d2-0000-4000-8000-00000000abcd', sub: 'ci' });
+    const emu = await emulator({
+      seed: {
+        ...caseSeed(0),
+        tokens: [
+          { token: RW, name: 'other', role: 'read-only' },
+          { token, name: 'ci', role: 'read-write', expiresAt: '2099-06-30T00:00:00Z' },
+        ],
+      },
+    });
+    const env = { TESTCYCLE_BASE_URL: emu.url, TESTCYCLE_TOKEN: token };
+    const r = await runCli(['check'], env);
+    expect(r.out.split('\n')[1]).toMatch(
+      /^token: read-write \(writes allowed\), expires 2099-06-30 \(in \d+ days\)$/,
+    );
+    const json = JSON.parse((await runCli(['check', '--json'], env)).out);
+    expect(json.token).toEqual({ role: 'read-write', expiresAt: '2099-06-30T00:00:00Z' });
+    expect(JSON.stringify(json)).not.toContain(token);
+    // A token without an id among tokens of both roles: said so, not guessed.
+    const other = await runCli(['check'], { ...env, TESTCYCLE_TOKEN: RW });
+    expect(other.out.split('\n')[1]).toBe(
+      'token: role not known; 2 live tokens reach this Space (other read-only, ci read-write) and this one carries no id (jti) to tell which',
+    );
+  });
+});

@@ -84,7 +84,8 @@ const COMMANDS: Record<CommandName, Command> = {
     run: runEmulatorCommand,
   },
   check: {
-    summary: 'check the base URL and token: reads the Space the token reaches (1 request)',
+    summary:
+      "check the base URL and token: the Space it reaches, the token's role (read-write or read-only) and expiry (2 requests)",
     run: runCheckCommand,
   },
   report: {

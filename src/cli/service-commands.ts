@@ -24,6 +24,7 @@ import {
 } from '../publish/index.js';
 import { oneLine } from '../api/redact.js';
 import type { ParsedReport } from '../reports/index.js';
+import { tokenStanding, type TokenStanding } from '../publish/token.js';
 import type { CommandContext } from './main.js';
 import { EXIT_CODES } from './exit-codes.js';
 
@@ -86,26 +87,52 @@ function summaryOptions(ctx: CommandContext): { linkTemplate?: string } {
   return { linkTemplate: ctx.settings.string('link-template') };
 }
 
-/** `testcycle check`: one request that proves the base URL, the region and the token. */
+/**
+ * `testcycle check`: the Space proves the base URL, the region and the token; the tokens
+ * resource tells whether the token may write (a 403 on writes), and until when.
+ */
 export async function runCheckCommand(ctx: CommandContext): Promise<number> {
-  return withClient(ctx, async (client) => {
-    const project = await client.project();
-    const out = {
-      project: {
-        id: project.id,
-        name: project.attributes.name ?? null,
-        key: project.attributes.key ?? null,
-      },
-      baseUrl: client.baseUrl.href,
-      requests: client.stats,
-    };
-    if (ctx.values.json) ctx.io.stdout(JSON.stringify(out));
-    else
-      ctx.io.stdout(
-        `ok: ${client.baseUrl.href} reaches Space ${out.project.name ?? out.project.id} (${project.id})`,
-      );
-    return 0;
-  });
+  const options = clientSettings(ctx.settings, ctx.io.env);
+  return withClient(
+    ctx,
+    async (client) => {
+      const project = await client.project();
+      const token = await tokenStanding(client, options.token);
+      const out = {
+        project: {
+          id: project.id,
+          name: project.attributes.name ?? null,
+          key: project.attributes.key ?? null,
+        },
+        baseUrl: client.baseUrl.href,
+        token,
+        requests: client.stats,
+      };
+      if (ctx.values.json) ctx.io.stdout(JSON.stringify(out));
+      else
+        ctx.io.stdout(
+          `ok: ${client.baseUrl.href} reaches Space ${out.project.name ?? out.project.id} (${project.id})\n${tokenLine(token)}`,
+        );
+      return 0;
+    },
+    options,
+  );
+}
+
+/** `token: read-only (writes get 403: ...), expires 2027-01-31 (in 67 days)`. */
+function tokenLine(t: TokenStanding, now = Date.now()): string {
+  const role =
+    t.role === 'read-only'
+      ? 'read-only (writes get 403: publish, cycle create and cycle close need a read-write token)'
+      : t.role === 'read-write'
+        ? 'read-write (writes allowed)'
+        : (t.role ?? 'role not known');
+  const days = t.expiresAt ? Math.floor((Date.parse(t.expiresAt) - now) / 86_400_000) : null;
+  const expiry =
+    t.expiresAt && days !== null
+      ? `, expires ${t.expiresAt.slice(0, 10)} (${days < 1 ? 'within a day' : `in ${days} day${days === 1 ? '' : 's'}`})`
+      : '';
+  return `token: ${role}${expiry}${t.note ? `; ${t.note}` : ''}`;
 }
 
 export async function runGateCommand(ctx: CommandContext): Promise<number> {

@@ -17,11 +17,13 @@ export interface SummaryOptions {
 
 export const MAX_SUMMARY_BYTES = 1024 * 1024 - 1024;
 
-/** Report text inside Markdown table cells: HTML-escaped, Markdown syntax neutralised, one line. */
+/**
+ * Report text inside Markdown table cells: no HTML, no Markdown structure, one line. Backslash
+ * escapes (CommonMark: any ASCII punctuation) read as the text itself in raw Markdown (`\<90.00\>`,
+ * where entities read `&#60;90.00&#62;`) and render the same: `<` starts no tag, `&` no entity.
+ */
 export function escapeHtml(text: string): string {
-  return oneLine(text)
-    .replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-    .replace(/[\\|`[\]*]/g, (c) => `\\${c}`);
+  return oneLine(text).replace(/[\\|`[\]*<>&]/g, (c) => `\\${c}`);
 }
 
 /** The failed and errored tests of the reports, each with its report file. */
