@@ -116,3 +116,52 @@ describe('workflows', () => {
       expect(Object.keys(action.outputs)).toContain(name);
   });
 });
+
+describe('the README and BENCHMARKS as a new user reads them', () => {
+  const blocks = [...readme.matchAll(/^```(\w*)\n([\s\S]*?)^```$/gm)].map((m) => ({
+    lang: m[1]!,
+    body: m[2]!,
+  }));
+
+  test('the CLI synopsis names every command testcycle --help lists', async () => {
+    const { runCli } = await import('./helpers/cli.js');
+    const help = (await runCli(['--help'], {})).out;
+    const commands = [
+      ...help
+        .split('commands:\n')[1]!
+        .split('\n\n')[0]!
+        .matchAll(/^ {2}(\S+(?: (?:create|close))?)/gm),
+    ].map((m) => m[1]!);
+    expect(commands).toContain('report');
+    const synopsis = blocks.find((b) => b.body.startsWith('testcycle publish'))!.body;
+    for (const command of commands)
+      expect(synopsis).toMatch(new RegExp(`^testcycle ${command} `, 'm'));
+  });
+
+  test('library snippets are fenced as TypeScript', () => {
+    const library = blocks.filter((b) => /from 'testcycle'/.test(b.body));
+    expect(library.length).toBeGreaterThan(0);
+    for (const b of library) expect(b.lang).toBe('ts');
+  });
+
+  test("the Quick start's parse example runs in the repository", async () => {
+    const { runCli } = await import('./helpers/cli.js');
+    const line = /^npx testcycle parse (.*?)(?:\s+#.*)?$/m.exec(readme)![1]!;
+    const args = line.split(/\s+/).map((a) => a.replace(/^'|'$/g, ''));
+    const r = await runCli(['parse', ...args], {});
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/\d+ runs of \d+ tests/);
+  });
+
+  test('the EBADENGINE warnings of npm ci on an older Node are explained', () => {
+    expect(readme).toMatch(/EBADENGINE[\s\S]{0,400}harmless/);
+  });
+
+  test("BENCHMARKS' cold start gives both the first byte and the whole process, as measured", () => {
+    const bench = readFileSync('BENCHMARKS.md', 'utf8');
+    const results = JSON.parse(readFileSync('bench/results.json', 'utf8'));
+    const row = bench.split('\n').find((l) => l.includes('action cold start'))!;
+    expect(row).toContain(`**${results.action.coldStartMs} ms**`);
+    expect(row).toContain(`whole process ${results.action.processMs} ms`);
+  });
+});

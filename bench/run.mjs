@@ -53,22 +53,22 @@ results.wall = {
   threeSharingAToken: await wallFloor({ n: 300, publishers: 3 }),
 };
 
-// ---- action cold start (node dist/index.js to its first output) and bundle size ----
+// ---- action cold start: node dist/index.js to its first output, and to the process's exit ----
 const coldStart = () =>
   new Promise((resolve) => {
     const started = performance.now();
+    let firstByte;
     const child = spawn(process.execPath, ['dist/index.js'], {
       env: { PATH: process.env.PATH, INPUT_TOKEN: '' },
     });
-    child.stdout.once('data', () => {
-      resolve(performance.now() - started);
-      child.kill();
-    });
+    child.stdout.once('data', () => (firstByte = performance.now() - started));
+    child.on('exit', () => resolve({ firstByte, exit: performance.now() - started }));
   });
 const starts = [];
 for (let i = 0; i < RUNS + 2; i++) starts.push(await coldStart());
 results.action = {
-  coldStartMs: Math.round(median(starts.slice(2))),
+  coldStartMs: Math.round(median(starts.slice(2).map((s) => s.firstByte))),
+  processMs: Math.round(median(starts.slice(2).map((s) => s.exit))),
   bundleBytes: statSync('dist/index.js').size,
   target: { coldStartMs: 300 },
 };
@@ -136,8 +136,8 @@ const rows = [
     '<= 1.25 x',
   ],
   [
-    'action cold start (to first output)',
-    `${results.action.coldStartMs} ms, bundle ${(results.action.bundleBytes / 1e6).toFixed(2)} MB`,
+    'action cold start (to first output; whole process)',
+    `${results.action.coldStartMs} ms; ${results.action.processMs} ms, bundle ${(results.action.bundleBytes / 1e6).toFixed(2)} MB`,
     '',
     '< 300 ms',
   ],

@@ -41,9 +41,9 @@ export function citingFiles(root = '.') {
   return out.sort();
 }
 
-/** An old citation: one of the external files, or the folder that held them. */
+/** An old citation: one of the external files, or their fixtures and hooks (src/shared is ours). */
 export const OLD_CITATION =
-  /(?:\.\.\/)?(?:shared\/)?\b(?:SERVICE-API|DESIGN|STYLE)\.md\b|\.\.\/shared\//;
+  /(?:\.\.\/)?(?:shared\/)?\b(?:SERVICE-API|DESIGN|STYLE)\.md\b|\.\.\/shared\/(?:fixtures|hooks)\b/;
 /** A mention of an issue number ("issue 13", "Issue 16, point 5", "issue #4"). */
 export const ISSUE_MENTION = /\bissues?\s+#?\d+/i;
 

@@ -66,6 +66,20 @@ export interface Setting {
   placeholder?: string;
   /** The action's default where it differs (an expression only a workflow can evaluate). */
   actionDefault?: string;
+  /**
+   * The CLI's --help text where the description (the action input's) is not true for a command:
+   * `cli` for every command, a command's own text before it.
+   */
+  help?: Partial<Record<CommandName | 'cli', string>>;
+  /** The --help text of a boolean that is on by default, shown as its negation (`--no-history`). */
+  negated?: string;
+  /**
+   * A number on a percentage scale: percent (0-100, `--min-pass-rate 95`) or percentage points.
+   * A value that reads as a fraction (0.95) is refused unless written with % (docs/design.md gate).
+   */
+  unit?: 'percent' | 'points';
+  /** A gate threshold: `gate` without one of these could never fail. */
+  threshold?: true;
 }
 
 const SERVICE: readonly CommandName[] = [
@@ -79,6 +93,10 @@ const SERVICE: readonly CommandName[] = [
 const GATE_MODES: readonly Mode[] = ['publish', 'gate'];
 const GATE_COMMANDS: readonly CommandName[] = ['publish', 'gate'];
 const CYCLE_TARGET: readonly CommandName[] = ['publish', 'gate', 'cycle close'];
+const REPORT_FILES =
+  'Report files: globs or directories (a repeatable flag, or one per line or comma-separated); a pattern starting with ! excludes; a directory stands for the .xml, .json, .jsonl and .trx files below it. A glob that matches nothing fails.';
+const CYCLE_NAME_PLACEHOLDERS =
+  'Placeholders: {date} {datetime} {sha} {sha7} {branch} {pr} {run_id} {run_number} {env:VAR}.';
 
 export const SETTINGS = {
   mode: {
@@ -108,6 +126,9 @@ export const SETTINGS = {
     commands: SERVICE,
     description:
       'API token of the Space, from a secret (secrets.TESTCYCLE_TOKEN; on a command line prefer the variable TESTCYCLE_TOKEN). Writes need a read-write token. It is masked in every log.',
+    help: {
+      cli: 'API token of the Space; prefer the variable TESTCYCLE_TOKEN to the flag (a flag shows in the process list). Writes need a read-write token (testcycle check shows its role). It is masked in every log.',
+    },
   },
   reports: {
     type: 'list',
@@ -116,8 +137,8 @@ export const SETTINGS = {
     placeholder: 'GLOB',
     modes: ['publish'],
     commands: ['publish', 'parse'],
-    description:
-      'Report files: globs or directories (a repeatable flag, or one per line or comma-separated); a pattern starting with ! excludes; a directory stands for the .xml, .json, .jsonl and .trx files below it. A glob that matches nothing fails. Required to publish.',
+    description: `${REPORT_FILES} Required to publish.`,
+    help: { parse: REPORT_FILES },
   },
   format: {
     type: 'choice',
@@ -145,6 +166,12 @@ export const SETTINGS = {
     commands: CYCLE_TARGET,
     description:
       'Key of an existing cycle to publish into, gate or close (e.g. DEMO-R12). Use this or cycle-name.',
+    help: {
+      publish:
+        'Key of an existing cycle to publish into (e.g. DEMO-R12). Use this or --cycle-name.',
+      gate: 'Key of the cycle to gate (e.g. DEMO-R12). Use this or --cycle-name.',
+      'cycle close': 'Key of the cycle to set to DONE (e.g. DEMO-R12). Use this or --cycle-name.',
+    },
   },
   'cycle-name': {
     type: 'string',
@@ -153,8 +180,13 @@ export const SETTINGS = {
     modes: MODES,
     commands: [...CYCLE_TARGET, 'cycle create'],
     flag: { 'cycle create': 'name' },
-    description:
-      'Name of the cycle; found, or created ACTIVE. Placeholders: {date} {datetime} {sha} {sha7} {branch} {pr} {run_id} {run_number} {env:VAR}.',
+    description: `Name of the cycle; found, or created ACTIVE (publish, create-cycle); found (gate, close-cycle). ${CYCLE_NAME_PLACEHOLDERS}`,
+    help: {
+      publish: `Name of the cycle; found, or created ACTIVE (see --no-create-cycle). ${CYCLE_NAME_PLACEHOLDERS}`,
+      'cycle create': `Name of the cycle; found, or created. ${CYCLE_NAME_PLACEHOLDERS}`,
+      gate: `Name of the cycle to gate; it must exist. ${CYCLE_NAME_PLACEHOLDERS}`,
+      'cycle close': `Name of the cycle to set to DONE; it must exist. ${CYCLE_NAME_PLACEHOLDERS}`,
+    },
   },
   'create-cycle': {
     type: 'boolean',
@@ -162,6 +194,7 @@ export const SETTINGS = {
     modes: ['publish'],
     commands: ['publish'],
     description: 'Create the cycle when no cycle has this name (false = fail instead).',
+    negated: 'Fail when no cycle has this name, instead of creating it.',
   },
   'reopen-done-cycle': {
     type: 'boolean',
@@ -293,13 +326,18 @@ export const SETTINGS = {
     placeholder: 'PCT',
     modes: GATE_MODES,
     commands: GATE_COMMANDS,
-    description: "Gate: fail when the cycle's pass rate (percent) is below this.",
+    unit: 'percent',
+    threshold: true,
+    description:
+      "Gate: fail when the cycle's pass rate is below this percentage (95 or 95%; a fraction such as 0.95 is refused).",
   },
   'max-pass-rate-drop': {
     type: 'number',
     min: 0,
     max: 100,
     placeholder: 'POINTS',
+    unit: 'points',
+    threshold: true,
     modes: GATE_MODES,
     commands: GATE_COMMANDS,
     description:
@@ -311,6 +349,7 @@ export const SETTINGS = {
     placeholder: 'N',
     modes: GATE_MODES,
     commands: GATE_COMMANDS,
+    threshold: true,
     description: 'Gate: fail when the cycle has more FAILED executions than this.',
   },
   'max-blocked': {
@@ -319,6 +358,7 @@ export const SETTINGS = {
     placeholder: 'N',
     modes: GATE_MODES,
     commands: GATE_COMMANDS,
+    threshold: true,
     description: 'Gate: fail when the cycle has more BLOCKED executions than this.',
   },
   'fail-on-not-executed': {
@@ -326,6 +366,7 @@ export const SETTINGS = {
     default: 'false',
     modes: GATE_MODES,
     commands: GATE_COMMANDS,
+    threshold: true,
     description: 'Gate: fail when any execution in the cycle is NOT_EXECUTED or IN_PROGRESS.',
   },
   'pass-rate-basis': {
@@ -354,6 +395,9 @@ export const SETTINGS = {
     commands: SERVICE,
     description:
       'At most COUNT requests per WINDOW for this token (e.g. 100/1m, 30/30s), shared by the steps of one job; lower it when several jobs share the token.',
+    help: {
+      cli: 'At most COUNT requests per WINDOW for this token (e.g. 100/1m, 30/30s), shared by the testcycle commands of this machine; lower it when several jobs share the token.',
+    },
   },
   'retry-base-ms': {
     type: 'integer',
@@ -462,6 +506,8 @@ export const SETTINGS = {
     commands: ['report'],
     description:
       "Report: read each cycle's executions for per-test history (newly failing and fixed, flaky tests); without it a report costs one request per cycle and one for the list.",
+    negated:
+      "Report: skip each cycle's executions (no per-test history: newly failing, fixed, flaky); the report then costs one request per cycle and one for the list.",
   },
   'max-requests': {
     type: 'integer',
@@ -505,6 +551,10 @@ export const SETTINGS = {
     commands: [...SERVICE, 'parse'],
     description:
       'Log every request: method, path, status, time, retries (never headers; the token is always masked).',
+    help: {
+      parse:
+        'List each test that did not pass and each file skipped as no report (with --json: every test).',
+    },
   },
   json: {
     type: 'boolean',
@@ -567,6 +617,12 @@ export function flagOf(key: string, command?: CommandName): string {
   return (command && flag?.[command]) ?? key;
 }
 
+/** The --help text of a setting in a command: its negation's, the command's, the CLI's, else the description. */
+export function helpOf(setting: Setting, command: CommandName): string {
+  if (isNegatedFlag(setting)) return setting.negated ?? setting.description;
+  return setting.help?.[command] ?? setting.help?.cli ?? setting.description;
+}
+
 /** A boolean that is on by default appears on the command line as its negation: `--no-create-cycle`. */
 export function isNegatedFlag(setting: Setting): boolean {
   return setting.type === 'boolean' && setting.default === 'true';
@@ -582,4 +638,31 @@ export function settingsOfCommand(command: CommandName): [string, Setting][] {
 /** The action's inputs, in table order (action.yml lists them in this order). */
 export function actionInputs(): [string, Setting][] {
   return Object.entries(SETTINGS as Record<string, Setting>).filter(([, s]) => s.modes);
+}
+
+/** Levenshtein distance, for did-you-mean on a mistyped flag or input. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(
+        row[j]! + 1,
+        next[j - 1]! + 1,
+        row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    row = next;
+  }
+  return row[b.length]!;
+}
+
+/** The name among `names` a mistyped one most likely meant (`cycle-nmae` → `cycle-name`), if any is close. */
+export function closestName(typed: string, names: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Math.max(2, Math.floor(typed.length / 3)) + 1;
+  for (const name of names) {
+    const d = distance(typed.toLowerCase(), name.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [name, d];
+  }
+  return best;
 }

@@ -13,7 +13,7 @@ function io(env: NodeJS.ProcessEnv = {}) {
 }
 
 describe('testcycle check', () => {
-  test('reads the Space with one request and prints JSON', async () => {
+  test('reads the Space and the tokens (2 requests) and prints JSON', async () => {
     const server = await startServer(() => ({
       status: 200,
       body: { data: [{ type: 'projects', id: 'p1', attributes: { name: 'Demo', key: 'DEMO' } }] },
@@ -25,7 +25,8 @@ describe('testcycle check', () => {
     expect(out).toMatchObject({
       project: { id: 'p1', name: 'Demo', key: 'DEMO' },
       baseUrl: `${server.url}/api/v1`,
-      requests: { total: 1 },
+      token: { role: null, note: 'the tokens resource lists no live token' },
+      requests: { total: 2 },
     });
   });
 
@@ -67,7 +68,7 @@ describe('testcycle check', () => {
       { TESTCYCLE_TOKEN: TOKEN, TESTCYCLE_BASE_URL: 'https://x.example' },
       /--rate-limit: "fast" is not COUNT\/WINDOW/,
     ],
-    [['check', '--nope'], {}, /Unknown option '--nope'.*Usage: testcycle check/],
+    [['check', '--nope'], {}, /unknown flag --nope\. See testcycle check --help\./],
     [['frobnicate'], {}, /unknown command "frobnicate"/],
   ])('usage errors exit 2: %j', async (argv, env, message) => {
     const t = io(env);

@@ -20,7 +20,13 @@ describe('each kind: one line naming the flag, the right exit code', () => {
     ],
   };
   const cases: [string, (url: string) => string[], Record<string, string>, number, RegExp][] = [
-    ['usage: an unknown flag', () => ['publish', '--bogus'], {}, 2, /Unknown option '--bogus'/],
+    [
+      'usage: an unknown flag',
+      () => ['publish', '--bogus'],
+      {},
+      2,
+      /^testcycle publish: unknown flag --bogus\. See testcycle publish --help\.$/,
+    ],
     ['usage: an unknown command', () => ['pubish'], {}, 2, /unknown command "pubish"/],
     [
       'config: a format that does not exist',
@@ -59,7 +65,7 @@ describe('each kind: one line naming the flag, the right exit code', () => {
     ],
     [
       'config: a value from a variable names the variable',
-      () => ['gate', '--cycle-name', 'Empty'],
+      () => ['gate', '--cycle-name', 'Empty', '--max-failed', '0'],
       { TESTCYCLE_RATE_LIMIT: 'fast' },
       2,
       /TESTCYCLE_RATE_LIMIT: "fast" is not COUNT\/WINDOW/,

@@ -315,6 +315,7 @@ describe('action: check run', () => {
       env,
     );
     expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^check run "testcycle" created \(success\)/m);
     const [create] = api.log;
     expect(create!.method).toBe('POST');
     expect(create!.url).toBe('/repos/acme/app/check-runs');
@@ -407,11 +408,14 @@ describe('CLI as a subprocess', () => {
       'counts',
       'cycle',
       'gate',
+      'notExecuted',
       'passRate',
       'requests',
       'unmatched',
       'writes',
     ]);
+    // The populated case no report touched, by its key and automation key.
+    expect(out.notExecuted).toEqual([expect.stringMatching(/^DEMO-T\d+ app\.LoginTest\.\w+$/)]);
     const gate = await cli(['gate', '--cycle-name', 'Nightly CLI', '--fail-on-not-executed'], env);
     expect(gate.code).toBe(1);
     expect(gate.stdout).toMatch(/gate: FAILED\n {2}- 1 not executed/);

@@ -19,6 +19,9 @@ test('the demo publishes the examples, gates, prints the summary and the request
   expect(stdout).toContain('"writes":{"created":0,"updated":0,"unchanged":16,"casesCreated":0}');
   expect(stdout).toContain('## testcycle: ✅ Gate passed');
   expect(stdout).toMatch(/Unmatched tests \(1\)/);
+  // The summary printed raw reads as the report's text: no HTML entities.
+  expect(stdout).toContain('expected: \\<90.00\\> but was: \\<100.00\\>');
+  expect(stdout).not.toContain('&#60;');
   expect(stdout).toMatch(/\d+ in all: .*; 0 answered 429/);
   const page = /report page: (\S+\.html) \((\d+) requests\)/.exec(stdout);
   expect(page).not.toBeNull();

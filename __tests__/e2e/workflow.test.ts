@@ -9,7 +9,8 @@ import { loadJob, runSteps, type StepResult } from '../helpers/workflow-runner.j
 
 const workspace = process.cwd();
 const job = loadJob(join(workspace, '.github/workflows/ci.yml'), 'test-action');
-// Steps without an id prepare the machine (checkout, Node, npm ci), which the test run has done.
+// Steps without an id prepare the machine (checkout, Node, npm ci, the build), which the test run
+// (pretest) has done.
 const setup = job.filter((s) => !s.id);
 const scenario = job.filter((s) => s.id);
 
@@ -37,6 +38,8 @@ test('only machine set-up steps are left to the real runner', () => {
     expect.stringMatching(/^actions\/checkout@[0-9a-f]{40}$/),
     expect.stringMatching(/^actions\/setup-node@[0-9a-f]{40}$/),
     'npm ci',
+    // lib/ for the emulator step: the package builds on pack, not on install.
+    'npm run build',
   ]);
   expect(scenario.filter((s) => s.uses === './').map((s) => s.with?.mode ?? 'publish')).toEqual([
     'create-cycle',

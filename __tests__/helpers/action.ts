@@ -11,6 +11,8 @@ export interface ActionRun {
   code: number;
   stdout: string;
   outputs: Record<string, string>;
+  /** GITHUB_OUTPUT as written, to see how often an output was set. */
+  outputText: string;
   summary: string;
 }
 
@@ -59,6 +61,7 @@ export function runAction(
           code: error ? Number(error.code ?? 1) : 0,
           stdout,
           outputs: parseOutputs(readFileSync(outputFile, 'utf8')),
+          outputText: readFileSync(outputFile, 'utf8'),
           summary: readFileSync(summaryFile, 'utf8'),
         });
       },

@@ -7,6 +7,7 @@ import type { JsonApiDocument, Resource, ServiceClient } from '../../src/api/cli
 import { toFiltrQL, type Filter } from '../../src/api/filter.js';
 import { Redactor } from '../../src/shared/redact.js';
 import { ciContext, cycleCounts, readGrouped, renderCycleName } from '../../src/publish/index.js';
+import { OVERRIDES } from '../../src/publish/context.js';
 import { compareKeys, matchTests } from '../../src/publish/match.js';
 import { makePlan } from '../../src/publish/sync.js';
 import { testOf } from '../helpers/publish.js';
@@ -138,6 +139,29 @@ describe('CI variables for {sha} {branch} {pr} {run_id} {run_number}', () => {
       'd4e5f6a feature/w 88 1234 20240101.3',
     ],
     [
+      'Jenkins freestyle (Git plugin: GIT_BRANCH names the remote)',
+      {
+        GIT_COMMIT: 'c3d4e5f6a7b8',
+        GIT_BRANCH: 'origin/main',
+        BUILD_ID: '78',
+        BUILD_NUMBER: '78',
+        TESTCYCLE_PR: '-',
+      },
+      'c3d4e5f main - 78 78',
+    ],
+    [
+      'Azure Pipelines, a branch build of refs/heads/feature/x',
+      {
+        BUILD_SOURCEVERSION: 'd4e5f6a7b8c9',
+        BUILD_SOURCEBRANCH: 'refs/heads/feature/x',
+        BUILD_SOURCEBRANCHNAME: 'x',
+        BUILD_BUILDID: '1235',
+        BUILD_BUILDNUMBER: '20240101.4',
+        TESTCYCLE_PR: '-',
+      },
+      'd4e5f6a feature/x - 1235 20240101.4',
+    ],
+    [
       'CircleCI',
       {
         CIRCLE_SHA1: 'e5f6a7b8c9d0',
@@ -165,6 +189,19 @@ describe('CI variables for {sha} {branch} {pr} {run_id} {run_number}', () => {
   test.each(systems)('%s', (_name, env, name) => {
     expect(renderCycleName(template, ciContext(env))).toBe(name);
   });
+
+  test.each(Object.entries(OVERRIDES))(
+    '{%s} with no value names %s, and setting it gives the placeholder its value',
+    (placeholder, variable) => {
+      const template = `Local {${placeholder}}`;
+      expect(() => renderCycleName(template, ciContext({}))).toThrow(
+        `{${placeholder}} has no value in this environment; set ${variable} or use another placeholder.`,
+      );
+      expect(renderCycleName(template, ciContext({ [variable]: 'a1b2c3d4e5f6' }))).toBe(
+        `Local ${placeholder === 'sha7' ? 'a1b2c3d' : 'a1b2c3d4e5f6'}`,
+      );
+    },
+  );
 
   test('a placeholder with no value names the variable that would give it one', () => {
     expect(() => renderCycleName('{pr}', ciContext({ GITHUB_REF: 'refs/heads/main' }))).toThrow(

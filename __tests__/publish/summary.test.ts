@@ -1,4 +1,5 @@
 /** The Markdown users see (job summary, --summary-file), committed as a snapshot. */
+import { marked } from 'marked';
 import { renderSummary, type PublishResult } from '../../src/publish/index.js';
 import type { ParsedReport } from '../../src/reports/model.js';
 
@@ -70,9 +71,45 @@ test('a failed gate: verdict, cycle link, counts, reasons, failed tests with fil
 
 test('report text is escaped: no HTML, no table breaks, one line per cell', () => {
   const md = renderSummary(result, reports);
-  expect(md).toContain('Release &#60;2.3&#62; \\| &#34;rc&#34;');
+  expect(md).toContain('Release \\<2.3\\> \\| "rc"');
   expect(md).toContain('Cart › adds \\| item \\*fast\\*');
   expect(md).not.toContain('<2>');
+});
+
+test("the demo's failure <90.00> reads as itself in the raw Markdown and renders as itself: no tag, no entity", () => {
+  const message = 'expected: <90.00> but was: <100.00> & <img src=x onerror=alert(1)> &amp;';
+  const md = renderSummary(result, [
+    {
+      file: 'checkout.xml',
+      format: 'junit',
+      tests: [
+        {
+          suite: ['C'],
+          classname: 'C',
+          name: 'voucher',
+          outcome: 'failed',
+          message,
+          properties: {},
+        },
+      ],
+    },
+  ]);
+  const row = md.split('\n').find((l) => l.includes('voucher'))!;
+  expect(row).toContain('expected: \\<90.00\\> but was: \\<100.00\\>');
+  expect(row).not.toContain('&#');
+  const cell = /<td>([^<]*voucher[^<]*|[^<]*90\.00[^<]*)<\/td>/g;
+  const html = marked.parse(md, { async: false, gfm: true });
+  const cells = [...html.matchAll(cell)].map((m) => m[1]);
+  // As GitHub shows it: the HTML's text, entities decoded once.
+  const shown = cells.map((c) =>
+    c!
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&amp;/g, '&'),
+  );
+  expect(shown).toContain(message);
+  expect(html).not.toContain('<img');
 });
 
 test('a summary over the size limit is cut at a row boundary, with a note', () => {

@@ -93,6 +93,18 @@ describe('the tarball', () => {
   });
 });
 
+test('the installed package runs no script at install time (npm warns of install scripts)', () => {
+  const installed = JSON.parse(
+    readFileSync(join(project, 'node_modules', pkg.name, 'package.json'), 'utf8'),
+  ) as { scripts?: Record<string, string> };
+  const atInstall = ['preinstall', 'install', 'postinstall', 'prepare'].filter(
+    (name) => installed.scripts?.[name] !== undefined,
+  );
+  expect(atInstall).toEqual([]);
+  // Built when packed instead: the tarball holds lib/ (checked above) without a build on install.
+  expect(installed.scripts?.prepack).toBe('npm run build');
+});
+
 describe('the installed binary', () => {
   test('--version prints the package version', async () => {
     const out = await run(bin(), ['--version'], project);

@@ -188,6 +188,7 @@ export async function commentOnPullRequest(options: {
   gateFailed: boolean;
   notice: (text: string) => void;
   info: (text: string) => void;
+  warning: (text: string) => void;
 }): Promise<void> {
   if (!options.token) {
     options.notice(
@@ -227,6 +228,7 @@ export async function commentOnPullRequest(options: {
       );
       return;
     }
-    options.notice(`Could not write the pull-request comment: ${(error as Error).message}`);
+    // As a check run that could not be created: a warning (something failed, not a permission).
+    options.warning(`Could not write the pull-request comment: ${(error as Error).message}`);
   }
 }

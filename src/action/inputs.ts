@@ -3,9 +3,9 @@
  * held to the table by a test). Errors name inputs as workflow authors write them.
  */
 import * as core from '@actions/core';
-import { ConfigError, type SettingWords } from '../shared/errors.js';
+import { ConfigError, type SettingWords, UsageError } from '../shared/errors.js';
 import { choice, flag, numeric, type SettingSource, text } from '../publish/index.js';
-import { type CommentMode, settingOf } from '../settings.js';
+import { actionInputs, closestName, type CommentMode, settingOf } from '../settings.js';
 
 export const inputSource: SettingSource = {
   string: (key) => core.getInput(key) || undefined,
@@ -50,4 +50,27 @@ export function githubReporting(src: SettingSource): GitHubReporting {
     maxAnnotations: numeric(src, 'max-annotations')!,
     series: text(src, 'cycle-name'),
   };
+}
+
+/**
+ * Inputs the workflow gave that the action does not have. A near miss (`cycle-nmae`, or `report`,
+ * the CLI's spelling of `reports`) is a usage error naming the input meant, before anything is
+ * read: the setting it was meant for would silently keep its default. Any other name is returned
+ * as a warning (the runner passes each `with:` entry as INPUT_<NAME>, upper-cased).
+ */
+export function checkInputNames(env: NodeJS.ProcessEnv): string[] {
+  const inputs = actionInputs().map(([key]) => key);
+  const known = new Set(inputs.map((key) => key.toUpperCase()));
+  const warnings: string[] = [];
+  for (const variable of Object.keys(env)) {
+    if (!variable.startsWith('INPUT_')) continue;
+    const name = variable.slice('INPUT_'.length);
+    if (known.has(name)) continue;
+    const typed = name.toLowerCase();
+    const guess =
+      inputs.find((key) => settingOf(key)?.flag === typed) ?? closestName(typed, inputs);
+    if (guess) throw new UsageError(`unknown input ${typed}; did you mean ${guess}?`);
+    warnings.push(`unknown input ${typed} is ignored; the inputs are listed in action.yml.`);
+  }
+  return warnings;
 }

@@ -20,7 +20,7 @@ import {
   flag,
   GateFailedError,
   gateCycle,
-  gateSettings,
+  gateOnlySettings,
   publish,
   publishSettings,
   readReportSet,
@@ -31,7 +31,13 @@ import {
 import type { ParsedReport } from '../reports/index.js';
 import type { Mode } from '../settings.js';
 import { commentOnPullRequest } from './comment.js';
-import { ACTION_WORDS, type GitHubReporting, githubReporting, inputSource } from './inputs.js';
+import {
+  ACTION_WORDS,
+  checkInputNames,
+  type GitHubReporting,
+  githubReporting,
+  inputSource,
+} from './inputs.js';
 import {
   annotate,
   createCheckRun,
@@ -74,7 +80,7 @@ const PREPARE: Record<Mode, (logger: Logger, secrets: Redactor) => Promise<Step>
   },
   gate: async (_logger, secrets) => {
     const target = cycleSettings(inputSource, process.env, secrets);
-    const gate = gateSettings(inputSource);
+    const gate = gateOnlySettings(inputSource);
     const github = githubReporting(inputSource);
     return async (client) => ({
       result: await gateCycle(client, target, gate),
@@ -105,7 +111,8 @@ const PREPARE: Record<Mode, (logger: Logger, secrets: Redactor) => Promise<Step>
       await writeFile(settings.htmlFile, secrets.redact(report.html));
       setOutput('html-file', settings.htmlFile, secrets);
       setOutput('cycles', report.model.cycles.length, secrets);
-      setOutput('pass-rate', report.model.trend.last, secrets);
+      // The latest cycle's, as the summary's "Latest" line shows it (empty when it has none).
+      setOutput('pass-rate', report.model.latest?.cycle.passRate ?? null, secrets);
       for (const line of report.model.omitted)
         core.notice(secrets.redact(`report: left out ${line}`));
       if (jobSummary) await writeJobSummary(report.markdown, secrets);
@@ -113,7 +120,11 @@ const PREPARE: Record<Mode, (logger: Logger, secrets: Redactor) => Promise<Step>
   },
   'close-cycle': async (_logger, secrets) => {
     const target = cycleSettings(inputSource, process.env, secrets);
-    return async (client) => setCycleOutputs(cycleInfo(await closeCycle(client, target)), secrets);
+    return async (client) => {
+      const cycle = cycleInfo(await closeCycle(client, target));
+      setCycleOutputs(cycle, secrets);
+      core.info(secrets.redact(`cycle ${cycle.key} "${cycle.name}" is DONE`));
+    };
   },
 };
 
@@ -128,6 +139,7 @@ export async function run(): Promise<void> {
     redactor.addFromEnv(process.env);
     // The runner masks exact strings only: each encoded form a server might echo is masked too.
     for (const form of redactor.maskedForms()) core.setSecret(form);
+    for (const line of checkInputNames(process.env)) core.warning(redactor.redact(line));
     const mode = choice<Mode>(inputSource, 'mode');
     const options = clientSettings(inputSource);
     const logger = createLogger(
@@ -151,10 +163,12 @@ export async function run(): Promise<void> {
     });
     try {
       const outcome = await step(client);
-      // Every mode says what it cost (publish and gate set these again from their result).
-      setOutput('requests', client.stats.total, redactor);
-      setOutput('requests-retried', client.stats.retried, redactor);
-      setOutput('rate-limited', client.stats.rateLimited, redactor);
+      // Every mode says what it cost, once (publish and gate with the rest of their result).
+      if (!outcome) {
+        setOutput('requests', client.stats.total, redactor);
+        setOutput('requests-retried', client.stats.retried, redactor);
+        setOutput('rate-limited', client.stats.rateLimited, redactor);
+      }
       for (const note of outcome?.result.gate.notes ?? []) logger.info(`gate: ${note}`);
       if (outcome) await report(outcome, githubToken, redactor, logger);
       if (outcome && !outcome.result.gate.passed)
@@ -223,6 +237,7 @@ async function report(
     gateFailed: result.gate.evaluated && !result.gate.passed,
     notice: (line) => core.notice(secrets.redact(line)),
     info: (line) => logger.info(line),
+    warning: (line) => core.warning(secrets.redact(line)),
   });
 }
 

@@ -5,7 +5,7 @@
  */
 import * as core from '@actions/core';
 import { clip, neutralise, oneLine, plainText, type Redactor } from '../shared/redact.js';
-import { gateOutcome, type PublishResult } from '../publish/index.js';
+import { failedTests, gateOutcome, type PublishResult } from '../publish/index.js';
 import type { ParsedReport, TestResult } from '../reports/model.js';
 
 /** One step output; null is empty. Outputs feed later steps and logs: the token in none. */
@@ -91,18 +91,10 @@ function messageOf(test: TestResult, secrets: Redactor, max: number): string {
   return clip(neutralise(secrets.redact(plainText(test.message ?? 'failed'))), max);
 }
 
-function failures(reports: ParsedReport[]): { test: TestResult; file: string }[] {
-  return reports.flatMap((r) =>
-    r.tests
-      .filter((t) => t.outcome === 'failed' || t.outcome === 'error')
-      .map((test) => ({ test, file: r.file })),
-  );
-}
-
 /** Error annotations for failed tests: at most 10 per step (GitHub's limit), the rest counted. */
 export function annotate(reports: ParsedReport[], secrets: Redactor): void {
-  const failed = failures(reports);
-  for (const { test, file } of failed.slice(0, MAX_STEP_ANNOTATIONS)) {
+  const failed = failedTests(reports);
+  for (const { t: test, file } of failed.slice(0, MAX_STEP_ANNOTATIONS)) {
     core.error(messageOf(test, secrets, 4000), {
       title: titleOf(test, secrets),
       file: secrets.redact(oneLine(test.file ?? file)),
@@ -144,8 +136,8 @@ export async function createCheckRun(request: CheckRunRequest): Promise<void> {
   // The tested commit: the PR head, or the run that a workflow_run publishes for (fork PRs).
   const headSha = process.env.TESTCYCLE_SHA || pr?.head?.sha || run?.head_sha || ctx.sha;
   const octokit = github.getOctokit(request.token);
-  const failed = failures(request.reports);
-  const annotations = failed.slice(0, request.maxAnnotations).map(({ test, file }) => ({
+  const failed = failedTests(request.reports);
+  const annotations = failed.slice(0, request.maxAnnotations).map(({ t: test, file }) => ({
     path: secrets.redact(oneLine(test.file ?? file)),
     start_line: test.line ?? 1,
     end_line: test.line ?? 1,
@@ -203,6 +195,11 @@ export async function createCheckRun(request: CheckRunRequest): Promise<void> {
           annotations: batches[i],
         },
       });
+    core.info(
+      secrets.redact(
+        `check run "${name}" created (${conclusion})${data.html_url ? `: ${data.html_url}` : ''}`,
+      ),
+    );
   } catch (error) {
     const status = (error as { status?: number }).status;
     if (status === 403 || status === 404) {

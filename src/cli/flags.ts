@@ -4,10 +4,12 @@
  * errors use (`--reopen-done-cycle`). Only this adapter reads process.env.
  */
 import type { ParseArgsConfig } from 'node:util';
-import type { SettingWords } from '../shared/errors.js';
+import { messageOf, type SettingWords, UsageError } from '../shared/errors.js';
 import type { SettingSource } from '../publish/index.js';
 import {
+  closestName,
   flagOf,
+  helpOf,
   isNegatedFlag,
   settingOf,
   settingsOfCommand,
@@ -140,12 +142,12 @@ function flagHelp(rows: [string, Setting, CommandName?][]): string {
   const left = rows.map(([key, s, command]) => `  ${usageOf(key, s, command ?? 'publish')}`);
   const width = Math.min(32, Math.max(...left.map((l) => l.length)) + 2);
   return rows
-    .map(([, s], i) => {
+    .map(([, s, command], i) => {
       const notes = [
         s.default !== undefined && s.type !== 'boolean' ? `default ${s.default}` : '',
         s.env ? `env ${s.env}` : '',
       ].filter(Boolean);
-      const text = `${s.description}${notes.length ? ` (${notes.join('; ')})` : ''}`;
+      const text = `${helpOf(s, command ?? 'publish')}${notes.length ? ` (${notes.join('; ')})` : ''}`;
       const head =
         left[i]!.length + 2 > width ? `${left[i]}\n${' '.repeat(width)}` : left[i]!.padEnd(width);
       return head + wrap(text, 100 - width).join(`\n${' '.repeat(width)}`);
@@ -187,4 +189,70 @@ export function commonHelp(): string {
   return flagHelp(
     [...COMMON].map((key) => [key, settingOf(key)!, 'publish'] as [string, Setting, CommandName]),
   );
+}
+
+/** What a placeholder stands for, in "--report needs a value (a glob of report files)". */
+const VALUE_WORDS: Record<string, string> = {
+  GLOB: 'a glob or directory of report files',
+  NAME: 'a cycle name',
+  KEY: 'a cycle key',
+  PCT: 'a percentage',
+  POINTS: 'percentage points',
+  N: 'a whole number',
+  URL: 'a URL',
+  TOKEN: 'a token',
+  FILE: 'a file name',
+  JSON: 'a JSON object',
+  FILTRQL: 'a FiltrQL condition',
+  'C/W': 'COUNT/WINDOW, e.g. 100/1m',
+  MS: 'milliseconds',
+  RE: 'a regular expression',
+  T: 'a template',
+  F: 'a report format',
+  HOST: 'a host name or address',
+  PORT: 'a port number',
+  SPEC: 'a list of faults',
+  PATTERN: 'a cycle name pattern',
+};
+
+/** parseArgs' error in the user's terms: a did-you-mean for an unknown flag, what a value is for. */
+export function flagError(command: CommandName, error: unknown): UsageError {
+  const detail = messageOf(error);
+  const code = (error as { code?: unknown }).code;
+  const typed = /'(--?[^' <=]+)/.exec(detail)?.[1];
+  const rows = settingsOfCommand(command);
+  const flags = rows.map(([key, s]) => `--${typedFlag(key, s, command)}`);
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && typed) {
+    // An action input's name (--reports) or the key behind a renamed flag (--cycle-name of
+    // `cycle create` is --name) stands for its flag; else the nearest flag by spelling.
+    const byKey = rows.find(([key]) => `--${key}` === typed);
+    const guess = byKey
+      ? `--${typedFlag(byKey[0], byKey[1], command)}`
+      : closestName(typed, [...flags, '--help']);
+    const elsewhere = settingOf(typed.replace(/^--(no-)?/, ''))?.commands;
+    const hint = guess
+      ? `; did you mean ${guess}?`
+      : elsewhere
+        ? `; it is a flag of ${elsewhere.map((c) => `testcycle ${c}`).join(', ')}.`
+        : '.';
+    return new UsageError(`unknown flag ${typed}${hint} See testcycle ${command} --help.`);
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && typed) {
+    const row = rows[flags.indexOf(typed)];
+    const what =
+      row?.[1].type === 'choice'
+        ? `one of ${row[1].choices!.join(', ')}`
+        : (VALUE_WORDS[row?.[1].placeholder ?? ''] ?? 'a value');
+    const ambiguous = /ambiguous/.test(detail)
+      ? `; the next word starts with a dash, so it is read as a flag (a value that starts with a dash: ${typed}=-VALUE)`
+      : '';
+    return new UsageError(`${typed} needs a value (${what})${ambiguous}.`);
+  }
+  // The usual cause of a positional argument: an unquoted glob the shell expanded into file names.
+  const positional = detail.replace(/\. To specify a positional argument.*$/s, '');
+  const hint =
+    flags.includes('--report') && /positional/.test(positional)
+      ? ' Quote --report globs so that the shell leaves them to testcycle: --report "build/**/*.xml".'
+      : '';
+  return new UsageError(`${positional.replace(/\.$/, '')}.${hint} Usage: ${usageLine(command)}`);
 }

@@ -15,8 +15,8 @@ import {
   cliWords,
   commandHelp,
   commonHelp,
+  flagError,
   parseOptions,
-  usageLine,
   type FlagValues,
 } from './flags.js';
 import { runParseCommand } from './parse.js';
@@ -84,7 +84,8 @@ const COMMANDS: Record<CommandName, Command> = {
     run: runEmulatorCommand,
   },
   check: {
-    summary: 'check the base URL and token: reads the Space the token reaches (1 request)',
+    summary:
+      "check the base URL and token: the Space it reaches, the token's role (read-write or read-only) and expiry (2 requests)",
     run: runCheckCommand,
   },
   report: {
@@ -185,12 +186,6 @@ function parseFlags(command: CommandName, args: string[]): FlagValues {
   try {
     return parseArgs({ args, options, allowPositionals: false, strict: true }).values as FlagValues;
   } catch (error) {
-    const detail = messageOf(error).replace(/\. To specify a positional argument.*$/s, '');
-    // The usual cause: an unquoted glob that the shell expanded into many file names.
-    const hint =
-      'report' in options && /positional/.test(detail)
-        ? ' Quote --report globs so that the shell leaves them to testcycle: --report "build/**/*.xml".'
-        : '';
-    throw new UsageError(`${detail.replace(/\.$/, '')}.${hint} Usage: ${usageLine(command)}`);
+    throw flagError(command, error);
   }
 }

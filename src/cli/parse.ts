@@ -6,7 +6,9 @@ import type { CommandContext } from './main.js';
 
 export async function runParseCommand(ctx: CommandContext): Promise<number> {
   const { values, io } = ctx;
-  const reports = await readReportSet(reportSettings(ctx.settings));
+  const reports = await readReportSet(reportSettings(ctx.settings), undefined, {
+    allowEmpty: true,
+  });
   let totals: Counts = noCounts();
   const files = reports.map((r) => {
     const counts = countTests(r.tests);

@@ -28,7 +28,7 @@ export async function runReportCommand(ctx: CommandContext): Promise<number> {
         ? 'no pass rate'
         : `pass rate ${model.trend.first}% -> ${model.trend.last}%`;
     ctx.io.stdout(
-      `${model.cycles.length} cycles, ${trend}; ${model.requests.sent} requests; written: ${settings.htmlFile}${settings.markdownFile ? `, ${settings.markdownFile}` : ''}`,
+      `${model.cycles.length} cycle${model.cycles.length === 1 ? '' : 's'}, ${trend}; ${model.requests.sent} requests; written: ${settings.htmlFile}${settings.markdownFile ? `, ${settings.markdownFile}` : ''}`,
     );
     for (const line of model.omitted) ctx.io.stdout(`left out: ${line}`);
   }

@@ -10,7 +10,7 @@ import {
   cycleSettings,
   gateCycle,
   gateOutcome,
-  gateSettings,
+  gateOnlySettings,
   publish,
   publishSettings,
   readReportSet,
@@ -19,8 +19,13 @@ import {
   requestsOf,
   clientSettings,
   outputFile,
+  failedTests,
+  headline,
   type PublishResult,
 } from '../publish/index.js';
+import { oneLine } from '../shared/redact.js';
+import type { ParsedReport } from '../reports/index.js';
+import { tokenStanding, type TokenStanding } from '../publish/token.js';
 import type { CommandContext } from './main.js';
 import { EXIT_CODES } from './exit-codes.js';
 
@@ -69,7 +74,12 @@ export async function runPublishCommand(ctx: CommandContext): Promise<number> {
         progress: (line) => ctx.logger.info(line),
         signal: stop.signal,
       });
-      return await finish(ctx, result, renderSummary(result, reports, summaryOptions(ctx)));
+      return await finish(
+        ctx,
+        result,
+        renderSummary(result, reports, summaryOptions(ctx)),
+        reports,
+      );
     },
     client,
   );
@@ -79,31 +89,57 @@ function summaryOptions(ctx: CommandContext): { linkTemplate?: string } {
   return { linkTemplate: ctx.settings.string('link-template') };
 }
 
-/** `testcycle check`: one request that proves the base URL, the region and the token. */
+/**
+ * `testcycle check`: the Space proves the base URL, the region and the token; the tokens
+ * resource tells whether the token may write (a 403 on writes), and until when.
+ */
 export async function runCheckCommand(ctx: CommandContext): Promise<number> {
-  return withClient(ctx, async (client) => {
-    const project = await client.project();
-    const out = {
-      project: {
-        id: project.id,
-        name: project.attributes.name ?? null,
-        key: project.attributes.key ?? null,
-      },
-      baseUrl: client.baseUrl.href,
-      requests: client.stats,
-    };
-    if (ctx.values.json) ctx.io.stdout(JSON.stringify(out));
-    else
-      ctx.io.stdout(
-        `ok: ${client.baseUrl.href} reaches Space ${out.project.name ?? out.project.id} (${project.id})`,
-      );
-    return 0;
-  });
+  const options = clientSettings(ctx.settings);
+  return withClient(
+    ctx,
+    async (client) => {
+      const project = await client.project();
+      const token = await tokenStanding(client, options.token);
+      const out = {
+        project: {
+          id: project.id,
+          name: project.attributes.name ?? null,
+          key: project.attributes.key ?? null,
+        },
+        baseUrl: client.baseUrl.href,
+        token,
+        requests: client.stats,
+      };
+      if (ctx.values.json) ctx.io.stdout(JSON.stringify(out));
+      else
+        ctx.io.stdout(
+          `ok: ${client.baseUrl.href} reaches Space ${out.project.name ?? out.project.id} (${project.id})\n${tokenLine(token)}`,
+        );
+      return 0;
+    },
+    options,
+  );
+}
+
+/** `token: read-only (writes get 403: ...), expires 2027-01-31 (in 67 days)`. */
+function tokenLine(t: TokenStanding, now = Date.now()): string {
+  const role =
+    t.role === 'read-only'
+      ? 'read-only (writes get 403: publish, cycle create and cycle close need a read-write token)'
+      : t.role === 'read-write'
+        ? 'read-write (writes allowed)'
+        : (t.role ?? 'role not known');
+  const days = t.expiresAt ? Math.floor((Date.parse(t.expiresAt) - now) / 86_400_000) : null;
+  const expiry =
+    t.expiresAt && days !== null
+      ? `, expires ${t.expiresAt.slice(0, 10)} (${days < 1 ? 'within a day' : `in ${days} day${days === 1 ? '' : 's'}`})`
+      : '';
+  return `token: ${role}${expiry}${t.note ? `; ${t.note}` : ''}`;
 }
 
 export async function runGateCommand(ctx: CommandContext): Promise<number> {
   const target = cycleSettings(ctx.settings, ctx.io.env, ctx.redactor);
-  const gate = gateSettings(ctx.settings);
+  const gate = gateOnlySettings(ctx.settings);
   outputFile(ctx.settings, 'summary-file');
   return withClient(ctx, async (client) => {
     const result = await gateCycle(client, target, gate);
@@ -115,6 +151,7 @@ async function finish(
   ctx: CommandContext,
   result: PublishResult,
   summary: string,
+  reports: ParsedReport[] = [],
 ): Promise<number> {
   const file = ctx.values['summary-file'];
   if (typeof file === 'string') await writeFile(file, summary);
@@ -133,12 +170,26 @@ async function finish(
       }),
     );
   } else {
-    ctx.io.stdout(humanResult(result, ctx.io.color === true));
+    ctx.io.stdout(humanResult(result, reports, ctx.io.color === true));
   }
   return result.gate.passed ? 0 : EXIT_CODES.gate;
 }
 
-function humanResult(r: PublishResult, color: boolean): string {
+/** The CLI names at most this many failed (and not executed) tests, then counts the rest. */
+const LISTED_TESTS = 20;
+
+/** `title`, then the first LISTED_TESTS names indented, then "and N more". */
+function listed(title: string, names: string[]): string[] {
+  if (names.length === 0) return [];
+  const more = names.length - LISTED_TESTS;
+  return [
+    title,
+    ...names.slice(0, LISTED_TESTS).map((n) => `  ${oneLine(n)}`),
+    ...(more > 0 ? [`  and ${more} more`] : []),
+  ];
+}
+
+function humanResult(r: PublishResult, reports: ParsedReport[], color: boolean): string {
   const paint = (code: number, text: string) => (color ? `\x1b[${code}m${text}\x1b[0m` : text);
   const c = r.counts;
   const plan = r.dryRun;
@@ -149,6 +200,15 @@ function humanResult(r: PublishResult, color: boolean): string {
     `cycle ${r.cycle.key ?? '(new)'} "${r.cycle.name}" (${status})`,
     `results: ${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.skipped} skipped, ${c.notExecuted} not executed${c.inProgress ? `, ${c.inProgress} in progress` : ''} (${c.total} total)${r.passRate === null ? '' : `, pass rate ${r.passRate}%`}`,
   ];
+  const failed = failedTests(reports).map(({ t, file }) => {
+    const name = t.classname ? `${t.classname} › ${t.name}` : t.name;
+    const message = headline(t.message);
+    return `${name} (${t.file ?? file}${t.line ? `:${t.line}` : ''})${message ? `: ${message.slice(0, 200)}` : ''}`;
+  });
+  lines.push(
+    ...listed(`failed in the reports: ${failed.length}`, failed),
+    ...listed(`not executed in the cycle: ${r.notExecuted?.length ?? 0}`, r.notExecuted ?? []),
+  );
   if (plan) {
     lines.push(
       `plan: would create ${plan.create}, update ${plan.update}, leave ${r.writes.unchanged} unchanged`,
@@ -161,6 +221,7 @@ function humanResult(r: PublishResult, color: boolean): string {
     );
   }
   if (r.unmatched.length) lines.push(`unmatched: ${r.unmatched.length} test(s)`);
+  if (r.collided?.length) lines.push(`left out (key collisions): ${r.collided.length} test(s)`);
   if (r.gate.evaluated) {
     lines.push(
       r.gate.passed

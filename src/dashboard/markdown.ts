@@ -79,10 +79,11 @@ export function renderMarkdown(model: DashboardModel): string {
   lines.push(
     `**Latest** ${md(latest.cycle.key)} ${md(latest.cycle.name)} · **Pass rate** ${pct(latest.cycle.passRate)}${versus}`,
     '',
-    `**Trend** ${sparkline(model.trend.points)} ${pct(model.trend.first)} → ${pct(model.trend.last)} over ${model.cycles.length} cycles (${md(model.series)})`,
+    `**Trend** ${sparkline(model.trend.points)} ${pct(model.trend.first)} → ${pct(model.trend.last)} over ${model.cycles.length} cycle${model.cycles.length === 1 ? '' : 's'} (${md(model.series)})`,
     '',
   );
-  const shown = model.cycles.slice(-MARKDOWN_CYCLE_ROWS).reverse();
+  // Oldest first, as the page, the sparkline and the flaky history read (left to right in time).
+  const shown = model.cycles.slice(-MARKDOWN_CYCLE_ROWS);
   lines.push(
     `| Cycle | ${RESULT_STYLES.map((s) => s.label).join(' | ')} | Total | Pass rate |`,
     `|---|${RESULT_STYLES.map(() => '---:').join('|')}|---:|---:|`,
@@ -91,7 +92,10 @@ export function renderMarkdown(model: DashboardModel): string {
         `| ${md(c.key)} ${md(c.name)} | ${RESULT_STYLES.map((s) => c.counts[s.count]).join(' | ')} | ${c.counts.total} | ${pct(c.passRate)} |`,
     ),
     ...(model.cycles.length > shown.length
-      ? ['', `_Newest ${shown.length} of ${model.cycles.length} cycles; the page shows all._`]
+      ? [
+          '',
+          `_The newest ${shown.length} of ${model.cycles.length} cycles, oldest first; the page shows all._`,
+        ]
       : []),
     '',
   );

@@ -4,6 +4,7 @@
  * (so a seed is validated like any client's write, and keys and ranks are given in seed order).
  */
 import { randomUUID } from 'node:crypto';
+import { jtiOf } from '../shared/jwt.js';
 import { RESOURCES, type ResourceSpec, type ResourceType } from '../schema/resources.js';
 import { ApiError } from './errors.js';
 import { type Seed, SeedError } from './seed.js';
@@ -58,7 +59,8 @@ export function seedSpace(store: Store, seed: Seed): Space {
   for (const t of seed.tokens ?? []) {
     store.insert('tokens', {
       name: t.name ?? 'token',
-      jti: randomUUID(),
+      // A token that is a JWT keeps its own jti, as the service's tokens do (testcycle check).
+      jti: jtiOf(t.token) ?? randomUUID(),
       createdAt: stamp,
       expiresAt: t.expiresAt ?? new Date(Date.now() + 365 * 86_400_000).toISOString(),
       lastUsedAt: null,

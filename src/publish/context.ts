@@ -39,31 +39,18 @@ export function ciContext(
   return {
     sha: first(
       env,
-      'TESTCYCLE_SHA',
+      OVERRIDES.sha,
       'GITHUB_SHA',
       'CI_COMMIT_SHA',
       'GIT_COMMIT',
       'BUILD_SOURCEVERSION',
       'CIRCLE_SHA1',
     ),
-    // A PR's source branch before the CI's own name for the build (Jenkins PR-12, Azure "merge").
-    branch: first(
-      env,
-      'TESTCYCLE_BRANCH',
-      'GITHUB_HEAD_REF',
-      'GITHUB_REF_NAME',
-      'CI_COMMIT_REF_NAME',
-      'CHANGE_BRANCH',
-      'BRANCH_NAME',
-      'GIT_BRANCH',
-      'SYSTEM_PULLREQUEST_SOURCEBRANCH',
-      'BUILD_SOURCEBRANCHNAME',
-      'CIRCLE_BRANCH',
-    )?.replace(/^refs\/heads\//, ''),
+    branch: branchOf(env),
     pr:
       first(
         env,
-        'TESTCYCLE_PR',
+        OVERRIDES.pr,
         'CI_MERGE_REQUEST_IID',
         'CHANGE_ID',
         'SYSTEM_PULLREQUEST_PULLREQUESTNUMBER',
@@ -72,7 +59,7 @@ export function ciContext(
       env.CIRCLE_PULL_REQUEST?.split('/').pop(),
     runId: first(
       env,
-      'TESTCYCLE_RUN_ID',
+      OVERRIDES.run_id,
       'GITHUB_RUN_ID',
       'CI_PIPELINE_ID',
       'BUILD_ID',
@@ -81,7 +68,7 @@ export function ciContext(
     ),
     runNumber: first(
       env,
-      'TESTCYCLE_RUN_NUMBER',
+      OVERRIDES.run_number,
       'GITHUB_RUN_NUMBER',
       'CI_PIPELINE_IID',
       'BUILD_NUMBER',
@@ -121,6 +108,38 @@ function envValue(ctx: CiContext, whole: string, name: string, parameter: string
       `${whole}: the value of ${name} is a secret of this run (the token, github-token or a runner token); ${SECRET_HINT}. Use a variable without secrets.`,
     );
   return value;
+}
+
+/** The variable that gives a placeholder its value anywhere (the first each ciContext field reads). */
+export const OVERRIDES = {
+  sha: 'TESTCYCLE_SHA',
+  sha7: 'TESTCYCLE_SHA',
+  branch: 'TESTCYCLE_BRANCH',
+  pr: 'TESTCYCLE_PR',
+  run_id: 'TESTCYCLE_RUN_ID',
+  run_number: 'TESTCYCLE_RUN_NUMBER',
+} as const;
+
+/**
+ * A PR's source branch before the CI's own name for the build (Jenkins PR-12, Azure "merge").
+ * Jenkins' GIT_BRANCH names the remote (origin/main); Azure's BUILD_SOURCEBRANCHNAME is only the
+ * last segment (x of feature/x), so its full ref BUILD_SOURCEBRANCH is read instead.
+ */
+function branchOf(env: Record<string, string | undefined>): string | undefined {
+  const jenkinsGit = env.GIT_BRANCH?.replace(/^origin\//, '');
+  const branch =
+    first(
+      env,
+      OVERRIDES.branch,
+      'GITHUB_HEAD_REF',
+      'GITHUB_REF_NAME',
+      'CI_COMMIT_REF_NAME',
+      'CHANGE_BRANCH',
+      'BRANCH_NAME',
+    ) ??
+    (jenkinsGit || undefined) ??
+    first(env, 'SYSTEM_PULLREQUEST_SOURCEBRANCH', 'BUILD_SOURCEBRANCH', 'CIRCLE_BRANCH');
+  return branch?.replace(/^refs\/(heads|tags)\//, '');
 }
 
 const PLACEHOLDERS = [
@@ -183,7 +202,7 @@ export function renderCycleName(
       if (value === undefined || value === '') {
         throw new ConfigError(
           parameter,
-          `${whole} has no value in this environment; set TESTCYCLE_${key.toUpperCase()} or use another placeholder.`,
+          `${whole} has no value in this environment; set ${OVERRIDES[key as keyof typeof OVERRIDES]} or use another placeholder.`,
         );
       }
       return value;

@@ -50,6 +50,7 @@ export {
 export { populateCycle } from './populate.js';
 export {
   publishSettings,
+  gateOnlySettings,
   gateSettings,
   cycleSettings,
   createCycleSettings,
@@ -72,7 +73,7 @@ export {
   type CreateCycleSettings,
 } from './settings.js';
 export { readReportSet } from './reports.js';
-export { renderSummary, MAX_SUMMARY_BYTES } from './summary.js';
+export { renderSummary, failedTests, headline, MAX_SUMMARY_BYTES } from './summary.js';
 export { markdownCell } from '../shared/markdown.js';
 export { gateCycle, createCycle, closeCycle, type CreateCycleResult } from './commands.js';
 export { literalParts, matchesPattern, patternFilter } from './series.js';

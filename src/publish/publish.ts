@@ -58,6 +58,10 @@ export interface PublishResult {
   gate: GateVerdict & { evaluated: boolean };
   writes: { created: number; updated: number; unchanged: number; casesCreated: number };
   unmatched: Unmatched[];
+  /** Tests left out because distinct tests share their key (on-key-collision warn): not unmatched. */
+  collided?: Unmatched[];
+  /** The cycle's NOT_EXECUTED executions no report entry touched, by test case (key and automationKey). */
+  notExecuted?: string[];
   requests: Pick<RequestStats, 'total' | 'byMethod' | 'retried' | 'rateLimited'>;
   /**
    * A dry run's plan: nothing was written (`writes` are zero), the cycle may not exist yet
@@ -114,9 +118,9 @@ export async function publish(
   });
   stopIfInterrupted(options.signal);
   const contents = await readContents(run, cycle);
-  const match = await matchAll(run, tests, collided, project.id, contents.cases);
+  const match = await matchAll(run, tests, project.id, contents.cases);
   const plan = planWrites(run, tests, match, contents.executions);
-  if (options.dryRun) return dryRunResult(run, cycle, plan, match.unmatched);
+  if (options.dryRun) return dryRunResult(run, cycle, plan, match.unmatched, collided);
   const cycleResource = cycle!.resource;
   const written = await writeResults(run, plan, project.id, cycleResource.id);
   const finalCycle = options.cycle.close
@@ -135,6 +139,8 @@ export async function publish(
       casesCreated: match.casesCreated,
     },
     unmatched: match.unmatched,
+    ...(collided.length ? { collided } : {}),
+    ...notExecutedOf(plan, contents.cases),
     requests: requestsOf(client),
     warnings: run.warnings,
   };
@@ -180,11 +186,10 @@ async function readContents(run: Run, cycle: ResolvedCycle | undefined): Promise
 
 type Tests = { test: TestResult; file: string }[];
 
-/** Tests to test cases; the unmatched (and collided) are listed, and fail the run on request. */
+/** Tests to test cases; the unmatched are listed, and fail the run on request. */
 async function matchAll(
   run: Run,
   tests: Tests,
-  collided: Unmatched[],
   projectId: string,
   known: Resource<'test_cases'>[],
 ): Promise<MatchResult> {
@@ -194,7 +199,6 @@ async function matchAll(
     { tests, projectId, known },
     { ...options.match, dryRun: options.dryRun, logger: run.logger },
   );
-  match.unmatched.push(...collided);
   if (match.unmatched.length && options.onUnmatched !== 'ignore') {
     const list = match.unmatched.slice(0, 20).map((u) => `  ${u.test} (${u.file}): ${u.reason}`);
     run.warn(
@@ -242,6 +246,7 @@ function dryRunResult(
   cycle: ResolvedCycle | undefined,
   plan: CountedPlan,
   unmatched: Unmatched[],
+  collided: Unmatched[],
 ): PublishResult {
   const { options, client } = run;
   const createCycle = !cycle;
@@ -266,6 +271,7 @@ function dryRunResult(
     gate: { passed: true, reasons: [], evaluated: false },
     writes: { created: 0, updated: 0, unchanged: plan.unchanged, casesCreated: 0 },
     unmatched,
+    ...(collided.length ? { collided } : {}),
     requests: requestsOf(client),
     dryRun: {
       plannedRequests: planned,
@@ -358,6 +364,22 @@ function localCounts(plan: Plan, final: Map<string, ExecutionResult>): CycleCoun
     else add(final.get(item.caseId) ?? item.result);
   }
   return countsFrom(byResult);
+}
+
+/** The untouched NOT_EXECUTED executions, named by their test cases where the read embedded them. */
+function notExecutedOf(
+  plan: Plan,
+  cases: Resource<'test_cases'>[],
+): Pick<PublishResult, 'notExecuted'> {
+  const byId = new Map(cases.map((c) => [c.id, c.attributes]));
+  const names = plan.untouched
+    .filter((e) => e.result === 'NOT_EXECUTED')
+    .map((e) => {
+      const c = byId.get(e.caseId);
+      const name = [c?.testCaseKey, c?.automationKey].filter(Boolean).join(' ');
+      return oneLine(name || e.key || e.id);
+    });
+  return names.length ? { notExecuted: names } : {};
 }
 
 /** A cycle as results, outputs and `--json` show it: id, key, name, status. */

@@ -1,15 +1,52 @@
 /** The reports of a run, read before any request: a missing or broken report fails first. */
+import { TestcycleError } from '../shared/errors.js';
 import type { Logger } from '../shared/redact.js';
 import { describeSkipped, readReports, type ReportSet } from '../reports/index.js';
 import type { ReportSettings } from './settings.js';
 
-/** Reads the reports; files a directory held that are no reports are named in `logger`'s log. */
-export async function readReportSet(settings: ReportSettings, logger?: Logger): Promise<ReportSet> {
+/**
+ * Reads the reports; files a directory held that are no reports are named in `logger`'s log.
+ * Reports that hold no test at all are a report error (exit 4) unless `allowEmpty` (parse shows
+ * them): publishing them would create an empty cycle and pass.
+ */
+export async function readReportSet(
+  settings: ReportSettings,
+  logger?: Logger,
+  { allowEmpty = false } = {},
+): Promise<ReportSet> {
   const reports = await readReports(settings.patterns, {
     format: settings.format,
     maxBytes: settings.maxBytes,
   });
+  if (!allowEmpty && reports.every((r) => r.tests.length === 0))
+    throw new NoTestsError(reports, settings.format);
   const skipped = describeSkipped(reports.skipped);
   if (skipped) logger?.info(skipped);
   return reports;
+}
+
+/** No report entry at all: every file skipped as no report, or read (as forced) with no test. */
+export class NoTestsError extends TestcycleError {
+  constructor(reports: ReportSet, format: string) {
+    super(
+      (w) => {
+        const parts: string[] = [];
+        const skipped = describeSkipped(reports.skipped);
+        if (skipped) parts.push(skipped);
+        if (reports.length) {
+          const files = reports.slice(0, 10).map((r) => r.file);
+          const more = reports.length > 10 ? `, and ${reports.length - 10} more` : '';
+          parts.push(
+            `${reports.length} file(s) read as ${format === 'auto' ? 'test reports' : format} hold no test: ${files.join(', ')}${more}` +
+              (format === 'auto'
+                ? ''
+                : `; ${w.value('format', format)} reads them as ${format}: leave it out to detect each file's format`),
+          );
+        }
+        return `no test results to publish, nothing was sent. ${parts.join('. ')}.`;
+      },
+      'NO_TESTS',
+      'report',
+    );
+  }
 }

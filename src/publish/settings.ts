@@ -8,13 +8,13 @@ import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { normalizeBaseUrl } from '../api/base-url.js';
 import type { ClientOptions } from '../api/client.js';
-import { ConfigError } from '../shared/errors.js';
+import { ConfigError, UsageError } from '../shared/errors.js';
 import type { Redactor } from '../shared/redact.js';
 import { f } from '../api/filter.js';
 import type { RetryPolicy } from '../api/retry-policy.js';
 import { parseRateLimit, type RateLimit } from '../api/scheduler.js';
 import type { CycleStatus } from '../schema/resources.js';
-import { settingOf, type Setting } from '../settings.js';
+import { SETTINGS, settingOf, type Setting } from '../settings.js';
 import type { KeyCollisionMode } from './collisions.js';
 import type { CycleOptions } from './cycle.js';
 import { ciContext, renderCycleName, workspaceOf } from './context.js';
@@ -117,8 +117,10 @@ export function numeric(src: SettingSource, key: string): number | undefined {
   const s = spec(key);
   const v = raw(src, key);
   if (v === undefined) return undefined;
+  const percentSign = v.endsWith('%');
   const n = Number(v.replace(/%$/, ''));
   const whole = s.type === 'integer';
+  if (s.unit && !percentSign) refuseFraction(key, s.unit, v, n);
   const min = s.min ?? -Infinity;
   if (
     !Number.isFinite(n) ||
@@ -131,6 +133,26 @@ export function numeric(src: SettingSource, key: string): number | undefined {
       `"${v}" is not ${whole ? 'a whole number' : 'a number'} ${s.max !== undefined ? `from ${min} to ${s.max}` : `of at least ${min}`}.`,
     );
   return n;
+}
+
+/**
+ * A percentage written as a fraction (`0.95` for 95 %) would make a gate that cannot fail: it is
+ * refused with the value meant. Percent: (0, 1] (1 reads as 100 % as often as 1 %); points: (0, 1).
+ * Written with % (`0.5%`), the value stands as given.
+ */
+function refuseFraction(key: string, unit: 'percent' | 'points', v: string, n: number): void {
+  const fraction = n > 0 && (unit === 'percent' ? n <= 1 : n < 1);
+  if (!fraction) return;
+  const meant = String(Math.round(n * 10_000) / 100);
+  const scale =
+    unit === 'percent'
+      ? 'the pass rate is a percentage'
+      : 'the drop is in percentage points of the pass rate';
+  throw new ConfigError(
+    key,
+    (w) =>
+      `${v} looks like a fraction; ${scale}: use ${w.value(key, meant)}, or ${w.value(key, `${v}%`)} if you mean ${v} ${unit === 'percent' ? 'per cent' : 'points'}.`,
+  );
 }
 
 /** A numeric setting with a default in the table. */
@@ -218,6 +240,26 @@ export function reportSettings(src: SettingSource): ReportSettings {
     format: choice(src, 'format'),
     maxBytes: numericWithDefault(src, 'max-report-bytes'),
   };
+}
+
+/**
+ * The gate's settings where the gate is the whole job (`gate`, mode gate): without a threshold it
+ * could never fail, so one is required.
+ */
+export function gateOnlySettings(src: SettingSource): GateOptions {
+  const gate = gateSettings(src);
+  const thresholds = Object.entries(SETTINGS as Record<string, Setting>)
+    .filter(([, s]) => s.threshold)
+    .map(([key]) => key);
+  const given = thresholds.some((key) =>
+    spec(key).type === 'boolean' ? flag(src, key) : raw(src, key) !== undefined,
+  );
+  if (!given)
+    throw new UsageError(
+      (w) =>
+        `the gate needs a threshold, else it cannot fail: ${thresholds.map((k) => w.name(k)).join(', ')}.`,
+    );
+  return gate;
 }
 
 export function gateSettings(src: SettingSource): GateOptions {

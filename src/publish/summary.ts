@@ -5,7 +5,8 @@
  */
 import { markdownCell } from '../shared/markdown.js';
 import { clip } from '../shared/redact.js';
-import type { ParsedReport } from '../reports/model.js';
+import type { ParsedReport, TestResult } from '../reports/model.js';
+import type { Unmatched } from './match.js';
 import type { PublishResult } from './publish.js';
 
 export interface SummaryOptions {
@@ -25,6 +26,25 @@ export const MAX_CELL_CHARS = 500;
 
 /** One piece of data, cut and escaped. */
 const cell = (text: string) => markdownCell(clip(text, MAX_CELL_CHARS));
+
+/** The failed and errored tests of the reports, each with its report file. */
+export function failedTests(reports: ParsedReport[]): { t: TestResult; file: string }[] {
+  return reports.flatMap((r) =>
+    r.tests
+      .filter((t) => t.outcome === 'failed' || t.outcome === 'error')
+      .map((t) => ({ t, file: r.file })),
+  );
+}
+
+/**
+ * The line of a failure message that says what failed: gtest's first line is only where
+ * (`foo_test.cc:42`, `unknown file`), so such lines are passed over.
+ */
+export function headline(message: string | undefined): string {
+  const lines = (message ?? '').split('\n').map((l) => l.trim());
+  const where = /^(unknown file|[^\s:]+:\d+(:\d+)?:?)$/;
+  return lines.find((l) => l && !where.test(l)) ?? lines.find(Boolean) ?? '';
+}
 
 export function renderSummary(
   result: PublishResult,
@@ -83,34 +103,33 @@ export function renderSummary(
   );
   const head = lines.join('\n');
   const sections: string[] = [];
-  const failed = reports.flatMap((r) =>
-    r.tests
-      .filter((t) => t.outcome === 'failed' || t.outcome === 'error')
-      .map((t) => ({ t, file: r.file })),
-  );
+  const failed = failedTests(reports);
   if (failed.length) {
+    // A dry run's table holds the cycle as planned; these are the reports' failures.
     sections.push(
-      `### Failed tests (${failed.length})\n\n| Test | Where | Message |\n|---|---|---|\n` +
+      `### Failed tests${plan ? ' in the reports' : ''} (${failed.length})\n\n| Test | Where | Message |\n|---|---|---|\n` +
         failed
           .map(({ t, file }) => {
             const where = `${cell(t.file ?? file)}${t.line ? `:${t.line}` : ''}`;
-            const message = cell((t.message ?? '').split('\n')[0]!.slice(0, 300));
+            const message = cell(headline(t.message).slice(0, 300));
             return `| ${cell(t.classname ? `${t.classname} › ${t.name}` : t.name)} | ${where} | ${message} |`;
           })
           .join('\n') +
         '\n',
     );
   }
-  if (result.unmatched.length) {
-    sections.push(
-      `### Unmatched tests (${result.unmatched.length})\n\n| Test | Report | Why |\n|---|---|---|\n` +
-        result.unmatched
-          .map((u) => `| ${cell(u.test)} | ${cell(u.file ?? '')} | ${cell(u.reason)} |`)
-          .join('\n') +
-        '\n',
-    );
-  }
+  if (result.unmatched.length) sections.push(unmatchedTable('Unmatched tests', result.unmatched));
+  if (result.collided?.length)
+    sections.push(unmatchedTable('Left out: key collisions', result.collided));
   return cut(head, sections, max);
+}
+
+function unmatchedTable(title: string, rows: Unmatched[]): string {
+  return (
+    `### ${title} (${rows.length})\n\n| Test | Report | Why |\n|---|---|---|\n` +
+    rows.map((u) => `| ${cell(u.test)} | ${cell(u.file ?? '')} | ${cell(u.reason)} |`).join('\n') +
+    '\n'
+  );
 }
 
 /** Keep whole rows until the limit, then say how much was left out (linear in the rows). */

@@ -88,7 +88,7 @@ export function stopIfInterrupted(signal: AbortSignal | undefined): void {
 
 /** The tool was invoked wrongly: an unknown command, flag or argument. */
 export class UsageError extends TestcycleError {
-  constructor(message: string) {
+  constructor(message: string | Words) {
     super(message, 'USAGE', 'usage');
   }
 }

@@ -5,11 +5,11 @@
 import { neutralise, oneLine } from './redact.js';
 
 /**
- * Report text inside Markdown table cells: one line, mentions and issue references inert,
- * HTML-escaped, Markdown syntax neutralised.
+ * Report text inside Markdown table cells: one line, mentions and issue references inert, no HTML
+ * and no Markdown structure. Backslash escapes (CommonMark: any ASCII punctuation) read as the text
+ * itself in raw Markdown (`\<90.00\>`, where entities read `&#60;90.00&#62;`) and render the same:
+ * `<` starts no tag, `&` no entity.
  */
 export function markdownCell(text: string): string {
-  return neutralise(oneLine(text))
-    .replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
-    .replace(/[\\|`[\]*]/g, (c) => `\\${c}`);
+  return neutralise(oneLine(text)).replace(/[\\|`[\]*<>&]/g, (c) => `\\${c}`);
 }
