@@ -116,7 +116,11 @@ describe('output files are checked before the first request', () => {
       ['--report', report, '--cycle-name', 'CI', '--summary-file', `${missing}/s.md`],
       '--summary-file',
     ],
-    ['gate', ['--cycle-name', 'CI', '--summary-file', `${missing}/s.md`], '--summary-file'],
+    [
+      'gate',
+      ['--cycle-name', 'CI', '--max-failed', '0', '--summary-file', `${missing}/s.md`],
+      '--summary-file',
+    ],
   ])('%s %j: exit 2 naming the flag and the path, no request sent', async (command, args, flag) => {
     const emu = await emulator({ seed: caseSeed(1) });
     const env = { TESTCYCLE_BASE_URL: emu.url, TESTCYCLE_TOKEN: RW };

@@ -162,6 +162,8 @@ test.each([
         mode,
         ...(mode === 'report' ? {} : { reports: report, 'cycle-name': 'Nightly' }),
         'check-name': 'testcycle',
+        // A gate needs a threshold: without one it fails on that first, whatever else is wrong.
+        'max-failed': '0',
         'github-token': 'gh-token-0123456789',
         [input]: value,
       },

@@ -110,6 +110,6 @@ test('a comment that cannot be written is a warning, as a check run that cannot 
     env,
   );
   expect(run.code).toBe(0);
-  expect(run.stdout).toMatch(/^::warning::Could not create the check run "tests": /m);
+  expect(run.stdout).toMatch(/^::warning::Could not complete the check run "tests": /m);
   expect(run.stdout).toMatch(/^::warning::Could not write the pull-request comment: /m);
 });

@@ -415,7 +415,9 @@ describe('CLI as a subprocess', () => {
       'writes',
     ]);
     // The populated case no report touched, by its key and automation key.
-    expect(out.notExecuted).toEqual([expect.stringMatching(/^DEMO-T\d+ app\.LoginTest\.\w+$/)]);
+    expect(out.notExecuted).toEqual([
+      expect.stringMatching(/^DEMO-T\d+ src\/login\.test\.ts › app\.LoginTest\.\w+$/),
+    ]);
     const gate = await cli(['gate', '--cycle-name', 'Nightly CLI', '--fail-on-not-executed'], env);
     expect(gate.code).toBe(1);
     expect(gate.stdout).toMatch(/gate: FAILED\n {2}- 1 not executed/);
@@ -756,7 +758,7 @@ describe('action: secrets of the run and GitHub limits', () => {
     expect(output.summary.length).toBeLessThanOrEqual(65_535);
     expect(output.title.length).toBeLessThanOrEqual(255);
     // The name is cut, marked, and its data stays inert: no mention, no issue link.
-    expect(body).toMatch(/\*\*Cycle\*\* DEMO-R7 Nightly (&#39;@\u200bx#\u200b1)+(&#39;)?…/);
+    expect(body).toMatch(/\*\*Cycle\*\* DEMO-R7 Nightly ('@\u200bx#\u200b1)+'?…/);
     expect(body).not.toMatch(/@x|#1/);
     expect(run.summary.length).toBeLessThan(5_000);
   });
