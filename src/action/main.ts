@@ -30,6 +30,9 @@ import {
   text,
   type PublishResult,
 } from '../publish/index.js';
+import { describeSyncResult, sync } from '../publish/inventory.js';
+import { syncSettings } from '../publish/sync-settings.js';
+import { renderSyncSummary } from '../publish/sync-summary.js';
 import type { ParsedReport } from '../reports/index.js';
 import type { CommentMode, Mode } from '../settings.js';
 import { commentOnPullRequest } from './comment.js';
@@ -41,6 +44,7 @@ import {
   setCycleOutputs,
   setOutput,
   setOutputs,
+  setSyncOutputs,
 } from './outputs.js';
 
 /** What a mode's step produced: a result to report (publish, gate) or outputs already set. */
@@ -95,6 +99,21 @@ const PREPARE: Record<Mode, (logger: Logger, secrets: Redactor) => Promise<Step>
       for (const line of report.model.omitted)
         core.notice(secrets.redact(`report: left out ${line}`));
       await writeJobSummary(report.markdown, secrets);
+    };
+  },
+  sync: async (logger, secrets) => {
+    const settings = syncSettings(inputSource, process.env);
+    const reports = await readReportSet(reportSettings(inputSource), logger);
+    return async (client) => {
+      const result = await sync(client, {
+        ...settings,
+        reports,
+        logger,
+        signal: cancellation(logger),
+      });
+      core.info(secrets.redact(describeSyncResult(result)));
+      setSyncOutputs(result, secrets);
+      await writeJobSummary(renderSyncSummary(result), secrets);
     };
   },
   'close-cycle': async (_logger, secrets) => {
