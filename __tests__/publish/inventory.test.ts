@@ -11,8 +11,11 @@ import {
   settingsFrom,
   syncSettings,
 } from '../../src/publish/index.js';
+import { DEFAULT_AUTOMATION_KEY } from '../../src/publish/index.js';
+import { keyBuilder } from '../../src/publish/match.js';
+import { readReports } from '../../src/reports/index.js';
 import type { TestResult } from '../../src/reports/model.js';
-import { testSeed } from '../helpers/emulator.js';
+import { call, testSeed } from '../helpers/emulator.js';
 import {
   clientOf,
   closeAll,
@@ -248,5 +251,70 @@ describe('renames and --migrate-keys', () => {
     expect(() => syncSettings(settingsFrom({ 'migrate-keys': '{klass}.{name}' }), {})).toThrow(
       /migrate-keys: unknown placeholder \{klass\}/,
     );
+  });
+});
+
+describe('steps', () => {
+  const stepsOf = (emu: RunningEmulator, caseId: string) =>
+    [...emu.service.store.byForeignKey('test_steps', 'testCaseId', caseId)]
+      .filter((s) => s.attributes.deletedAt == null)
+      .sort((a, b) => Number(a.attributes.sequenceNumber) - Number(b.attributes.sequenceNumber))
+      .map((s) => s.attributes.action);
+
+  test('a Cucumber messages report gives every scenario its case, with its steps in order', async () => {
+    const reports = await readReports(['samples/cucumber-js/reports/messages.ndjson']);
+    const tests = reports.flatMap((r) => r.tests);
+    expect(tests.length).toBeGreaterThan(5);
+    const emu = await publishEmulator({ seed: testSeed() });
+    const result = await sync(clientOf(emu), { ...syncOptions([]), reports });
+    expect(result.created).toHaveLength(tests.length);
+    const build = keyBuilder(DEFAULT_AUTOMATION_KEY, process.cwd());
+    for (const test of tests) {
+      const made = byAutomationKey(emu, build(test))!;
+      expect(stepsOf(emu, made.id)).toEqual(test.steps!.map((s) => s.action));
+    }
+    const adds = tests.find((t) => t.name === 'adds')!;
+    expect(stepsOf(emu, byAutomationKey(emu, build(adds))!.id)).toEqual([
+      'Given a calculator',
+      'When I add 1 and 1',
+      'Then the result is 2',
+    ]);
+    // In step: a second sync reads the steps (one page) and writes nothing.
+    emu.resetStats();
+    await sync(clientOf(emu), { ...syncOptions([]), reports });
+    expect(writes(emu.stats())).toBe(0);
+    expect(emu.stats().total).toBe(1 + 1 + 1);
+  });
+
+  test('changed steps are updated, extra ones soft-deleted (out of lists), new ones created', async () => {
+    const emu = await publishEmulator({ seed: testSeed() });
+    const withSteps = (...actions: string[]) => [
+      { ...testOf('Feature', 'scenario', 'passed'), steps: actions.map((action) => ({ action })) },
+    ];
+    await sync(clientOf(emu), syncOptions(withSteps('Given a', 'When b', 'Then c', 'And d')));
+    const { id } = byAutomationKey(emu, 'Feature.scenario')!;
+    expect(stepsOf(emu, id)).toEqual(['Given a', 'When b', 'Then c', 'And d']);
+    const plan = await sync(
+      clientOf(emu),
+      syncOptions(withSteps('Given a', 'When B', 'Then c'), { 'dry-run': true }),
+    );
+    expect(plan.steps).toEqual({ created: 0, updated: 1, deleted: 1, cases: 1 });
+    expect(plan.plannedRequests).toBe(4);
+    const shorter = await sync(
+      clientOf(emu),
+      syncOptions(withSteps('Given a', 'When B', 'Then c')),
+    );
+    expect(shorter.steps).toEqual({ created: 0, updated: 1, deleted: 1, cases: 1 });
+    expect(stepsOf(emu, id)).toEqual(['Given a', 'When B', 'Then c']);
+    const listed = await call(emu, 'GET', `/test_cases/${id}/testSteps`);
+    expect(
+      listed.body.data.map((s: { attributes: { action: string } }) => s.attributes.action),
+    ).toHaveLength(3);
+    const longer = await sync(
+      clientOf(emu),
+      syncOptions(withSteps('Given a', 'When B', 'Then c', 'And e', 'And f')),
+    );
+    expect(longer.steps).toEqual({ created: 2, updated: 0, deleted: 0, cases: 1 });
+    expect(stepsOf(emu, id)).toEqual(['Given a', 'When B', 'Then c', 'And e', 'And f']);
   });
 });
