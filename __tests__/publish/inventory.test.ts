@@ -15,7 +15,7 @@ import { DEFAULT_AUTOMATION_KEY } from '../../src/publish/index.js';
 import { keyBuilder } from '../../src/publish/match.js';
 import { readReports } from '../../src/reports/index.js';
 import type { TestResult } from '../../src/reports/model.js';
-import { call, testSeed } from '../helpers/emulator.js';
+import { call, OTHER_USER, testSeed } from '../helpers/emulator.js';
 import {
   clientOf,
   closeAll,
@@ -316,5 +316,54 @@ describe('steps', () => {
     );
     expect(longer.steps).toEqual({ created: 2, updated: 0, deleted: 0, cases: 1 });
     expect(stepsOf(emu, id)).toEqual(['Given a', 'When B', 'Then c', 'And e', 'And f']);
+  });
+});
+
+describe('--case-fields', () => {
+  test('priority from a tag, owner from a label (a user by email), a custom field from a property', async () => {
+    const emu = await publishEmulator({ seed: automatedSeed(1) });
+    const test = {
+      ...testOf('Suite', 'test0', 'passed'),
+      properties: { tags: '@smoke,@priority:high', component: 'billing' },
+      labels: { owner: 'BOB@example.com', severity: 'critical' },
+    };
+    const flags = {
+      'case-fields': 'priority=tag:priority,owner=label:owner,component=property:component',
+    };
+    const result = await sync(clientOf(emu), syncOptions([test], flags));
+    expect(result.updated).toEqual([
+      expect.objectContaining({ fields: ['priority', 'owner', 'customFields'] }),
+    ]);
+    expect(byAutomationKey(emu, 'Suite.test0')).toMatchObject({
+      priority: 'HIGH',
+      ownerId: OTHER_USER,
+      customFields: { component: 'billing' },
+    });
+    emu.resetStats();
+    await sync(clientOf(emu), syncOptions([test], flags));
+    // In step: projects, custom fields, users, cases; no write.
+    expect(writes(emu.stats())).toBe(0);
+    expect(emu.stats().total).toBe(4);
+  });
+
+  test('a custom field the Space does not define is a config error before any write', async () => {
+    const emu = await publishEmulator({ seed: automatedSeed(1) });
+    const error = await sync(
+      clientOf(emu),
+      syncOptions(testsOf(2), { 'case-fields': 'team=property:team' }),
+    ).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(
+      /case-fields: team is no custom field of test cases in this Space \(it defines component\)/,
+    );
+    expect(writes(emu.stats())).toBe(0);
+  });
+
+  test('the mapping syntax is checked with the settings, before any request', () => {
+    expect(() => syncSettings(settingsFrom({ 'case-fields': 'priority:tag' }), {})).toThrow(
+      /case-fields: "priority:tag" is not a mapping: write FIELD=SOURCE:NAME/,
+    );
+    expect(() => syncSettings(settingsFrom({ 'case-fields': 'priority=column:p' }), {})).toThrow(
+      /unknown source column/,
+    );
   });
 });
