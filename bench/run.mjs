@@ -8,6 +8,7 @@ import { dashboardBench } from './dashboard-bench.mjs';
 import { packageFootprint } from './package-bench.mjs';
 import { emulatorListLatency, requestFloors, wallFloor } from './publish-bench.mjs';
 import { createLatency, seedingTime } from './emulator-bench.mjs';
+import { syncFloors } from './sync-bench.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const results = { date: new Date().toISOString(), node: process.version, runs: RUNS };
@@ -46,6 +47,9 @@ results.parse = {
 
 // ---- requests / floor for 1,000 results ----
 results.requests = await requestFloors(1000);
+
+// ---- requests / floor for a sync of 1,000 cases: nothing changed, 10% renamed ----
+results.sync = await syncFloors(1000);
 
 // ---- wall time / rate-limit floor, the limit scaled to 100 per 2 s ----
 results.wall = {
@@ -109,6 +113,18 @@ const rows = [
     'requests/floor, 10% changed',
     `${r.changed10.requests} / ${r.changed10.floor}`,
     `${r.changed10.ratio}`,
+    '1.00',
+  ],
+  [
+    'requests/floor, sync of 1,000 cases, nothing changed',
+    `${results.sync.unchanged.requests} / ${results.sync.unchanged.floor} (${results.sync.unchanged.writes} writes)`,
+    `${results.sync.unchanged.ratio}`,
+    '1.00',
+  ],
+  [
+    'requests/floor, sync, 10% renamed',
+    `${results.sync.renamed10.requests} / ${results.sync.renamed10.floor} (${results.sync.renamed10.writes} writes)`,
+    `${results.sync.renamed10.ratio}`,
     '1.00',
   ],
   [

@@ -9,9 +9,10 @@ import { DEFAULT_RETRY_POLICY } from './api/retry-policy.js';
 import { DEFAULT_AUTOMATION_KEY, DEFAULT_KEY_PATTERN } from './publish/match.js';
 import { DEFAULT_MAX_BYTES } from './reports/read.js';
 import { FORMAT_IDS } from './reports/registry.js';
+import { SYNC_SETTINGS } from './settings-sync.js';
 
 /** The action's `mode` values. */
-export const MODES = ['publish', 'gate', 'create-cycle', 'close-cycle', 'report'] as const;
+export const MODES = ['publish', 'gate', 'create-cycle', 'close-cycle', 'report', 'sync'] as const;
 export type Mode = (typeof MODES)[number];
 
 /** The action's `comment` values. Off by default: a new comment on every PR is something a
@@ -21,7 +22,15 @@ export type CommentMode = (typeof COMMENT_MODES)[number];
 
 /** The CLI's commands that read settings. */
 export type CommandName =
-  'publish' | 'gate' | 'cycle create' | 'cycle close' | 'parse' | 'check' | 'emulator' | 'report';
+  | 'publish'
+  | 'gate'
+  | 'cycle create'
+  | 'cycle close'
+  | 'parse'
+  | 'check'
+  | 'emulator'
+  | 'report'
+  | 'sync';
 
 export type SettingType =
   /** Free text (a template, a pattern, a path). */
@@ -89,6 +98,7 @@ const SERVICE: readonly CommandName[] = [
   'cycle close',
   'check',
   'report',
+  'sync',
 ];
 const GATE_MODES: readonly Mode[] = ['publish', 'gate'];
 const GATE_COMMANDS: readonly CommandName[] = ['publish', 'gate'];
@@ -105,7 +115,7 @@ export const SETTINGS = {
     default: 'publish',
     modes: MODES,
     description:
-      'What to do: publish (reports into a cycle, then gate), gate (thresholds on a cycle), create-cycle, close-cycle, report (a series of cycles as a page and a summary).',
+      'What to do: publish (reports into a cycle, then gate), gate (thresholds on a cycle), create-cycle, close-cycle, report (a series of cycles as a page and a summary), sync (test cases kept in step with the reports).',
   },
   'base-url': {
     type: 'string',
@@ -135,9 +145,9 @@ export const SETTINGS = {
     required: true,
     flag: 'report',
     placeholder: 'GLOB',
-    modes: ['publish'],
-    commands: ['publish', 'parse'],
-    description: `${REPORT_FILES} Required to publish.`,
+    modes: ['publish', 'sync'],
+    commands: ['publish', 'parse', 'sync'],
+    description: `${REPORT_FILES} Required to publish and to sync.`,
     help: { parse: REPORT_FILES },
   },
   format: {
@@ -145,8 +155,8 @@ export const SETTINGS = {
     choices: ['auto', ...FORMAT_IDS],
     default: 'auto',
     placeholder: 'F',
-    modes: ['publish'],
-    commands: ['publish', 'parse'],
+    modes: ['publish', 'sync'],
+    commands: ['publish', 'parse', 'sync'],
     description: `Report format: auto (detect from content), ${FORMAT_IDS.join(', ')}.`,
   },
   'max-report-bytes': {
@@ -154,8 +164,8 @@ export const SETTINGS = {
     min: 1,
     default: String(DEFAULT_MAX_BYTES),
     placeholder: 'N',
-    modes: ['publish'],
-    commands: ['publish', 'parse'],
+    modes: ['publish', 'sync'],
+    commands: ['publish', 'parse', 'sync'],
     description: 'Refuse report files larger than this (bytes).',
   },
   'cycle-key': {
@@ -239,8 +249,8 @@ export const SETTINGS = {
     type: 'string',
     default: DEFAULT_KEY_PATTERN,
     placeholder: 'RE',
-    modes: ['publish'],
-    commands: ['publish'],
+    modes: ['publish', 'sync'],
+    commands: ['publish', 'sync'],
     description:
       "Regular expression of an explicit test case key in a test's name or properties; it wins over the automation key.",
   },
@@ -248,16 +258,16 @@ export const SETTINGS = {
     type: 'string',
     default: DEFAULT_AUTOMATION_KEY,
     placeholder: 'T',
-    modes: ['publish'],
-    commands: ['publish'],
+    modes: ['publish', 'sync'],
+    commands: ['publish', 'sync'],
     description:
       "How a test's automationKey is built: {file} (relative to the workspace) {test} (the test as its runner names it: jest's full name, Playwright's title path, else classname.name) {classname} {name} {suite} {params}. Until 0.1.0 the default was {classname}.{name}.",
   },
   workspace: {
     type: 'string',
     placeholder: 'DIR',
-    modes: ['publish'],
-    commands: ['publish'],
+    modes: ['publish', 'sync'],
+    commands: ['publish', 'sync'],
     description:
       "The checkout root that {file} and any path in a key are relative to; default: the CI's checkout variable (GITHUB_WORKSPACE, CI_PROJECT_DIR, WORKSPACE, BUILD_SOURCESDIRECTORY, CIRCLE_WORKING_DIRECTORY, BITBUCKET_CLONE_DIR), else the git top level, else the working directory.",
   },
@@ -314,8 +324,8 @@ export const SETTINGS = {
   'dry-run': {
     type: 'boolean',
     default: 'false',
-    modes: ['publish'],
-    commands: ['publish'],
+    modes: ['publish', 'sync'],
+    commands: ['publish', 'sync'],
     description:
       'Read only: show the plan (what would be created, updated, left unchanged) and the requests it would cost; no gate is evaluated.',
   },
@@ -535,7 +545,7 @@ export const SETTINGS = {
   'job-summary': {
     type: 'boolean',
     default: 'true',
-    modes: [...GATE_MODES, 'report'],
+    modes: [...GATE_MODES, 'report', 'sync'],
     description: 'Write the job summary.',
   },
   annotations: {
@@ -558,7 +568,16 @@ export const SETTINGS = {
   },
   json: {
     type: 'boolean',
-    commands: ['publish', 'gate', 'cycle create', 'cycle close', 'parse', 'check', 'report'],
+    commands: [
+      'publish',
+      'gate',
+      'cycle create',
+      'cycle close',
+      'parse',
+      'check',
+      'report',
+      'sync',
+    ],
     description: 'Print one JSON object on stdout.',
   },
   'summary-file': {
@@ -604,6 +623,7 @@ export const SETTINGS = {
     description:
       'The emulator: injected faults, e.g. 429=0.1,5xx=0.05,reset=0.02,latency=5-50,etag-bump=0.1,seed=42.',
   },
+  ...SYNC_SETTINGS,
 } as const satisfies Record<string, Setting>;
 
 export function settingOf(key: string): Setting | undefined {

@@ -28,6 +28,9 @@ import {
   reportSettings,
   type PublishResult,
 } from '../publish/index.js';
+import { describeSyncResult, sync } from '../publish/inventory.js';
+import { syncSettings } from '../publish/sync-settings.js';
+import { renderSyncSummary } from '../publish/sync-summary.js';
 import type { ParsedReport } from '../reports/index.js';
 import type { Mode } from '../settings.js';
 import { commentOnPullRequest } from './comment.js';
@@ -45,6 +48,7 @@ import {
   setCycleOutputs,
   setOutput,
   setOutputs,
+  setSyncOutputs,
 } from './outputs.js';
 
 /** What a publish or gate step produced, and how to show it on GitHub. */
@@ -116,6 +120,21 @@ const PREPARE: Record<Mode, (logger: Logger, secrets: Redactor) => Promise<Step>
       for (const line of report.model.omitted)
         core.notice(secrets.redact(`report: left out ${line}`));
       if (jobSummary) await writeJobSummary(report.markdown, secrets);
+    };
+  },
+  sync: async (logger, secrets) => {
+    const settings = syncSettings(inputSource, process.env);
+    const reports = await readReportSet(reportSettings(inputSource), logger);
+    return async (client) => {
+      const result = await sync(client, {
+        ...settings,
+        reports,
+        logger,
+        signal: cancellation(logger),
+      });
+      core.info(secrets.redact(describeSyncResult(result)));
+      setSyncOutputs(result, secrets);
+      await writeJobSummary(renderSyncSummary(result), secrets);
     };
   },
   'close-cycle': async (_logger, secrets) => {

@@ -6,6 +6,7 @@
 import * as core from '@actions/core';
 import { clip, neutralise, oneLine, plainText, type Redactor } from '../shared/redact.js';
 import { failedTests, gateOutcome, type PublishResult } from '../publish/index.js';
+import type { SyncResult } from '../publish/inventory.js';
 import type { ParsedReport, TestResult } from '../reports/model.js';
 
 /** One step output; null is empty. Outputs feed later steps and logs: the token in none. */
@@ -217,4 +218,19 @@ export async function createCheckRun(request: CheckRunRequest): Promise<void> {
         .update({ ...ctx.repo, check_run_id: id, ...done, output: { title, summary } })
         .catch(() => undefined);
   }
+}
+
+/** Mode sync: how many cases it created, changed and archived (a dry run: would). */
+export function setSyncOutputs(result: SyncResult, secrets: Redactor): void {
+  setOutput('cases-created', result.created.length, secrets);
+  setOutput(
+    'cases-updated',
+    new Set(
+      [...result.renamed, ...result.rekeyed, ...result.updated, ...result.restored].map(
+        (c) => c.key,
+      ),
+    ).size,
+    secrets,
+  );
+  setOutput('cases-archived', result.archived.length, secrets);
 }

@@ -21,6 +21,7 @@ import {
 } from './flags.js';
 import { runParseCommand } from './parse.js';
 import { runReportCommand } from './report.js';
+import { runSyncCommand } from './sync.js';
 import {
   runCycleCloseCommand,
   runCycleCreateCommand,
@@ -92,6 +93,11 @@ const COMMANDS: Record<CommandName, Command> = {
     summary:
       'a series of cycles over time as a self-contained HTML page (and Markdown, JSON): trend, newly failing, flaky tests',
     run: runReportCommand,
+  },
+  sync: {
+    summary:
+      "keep the Space's automated test cases in step with the reports: create, rename, re-key, update steps and fields, archive the gone (--retire-missing)",
+    run: runSyncCommand,
   },
 };
 

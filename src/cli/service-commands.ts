@@ -50,6 +50,16 @@ export async function withClient<T>(
   }
 }
 
+/** An interrupt (Ctrl-C, a cancelled CI job) stops between writes; a second one stops at once. */
+export function interruption(ctx: CommandContext): AbortController {
+  const stop = new AbortController();
+  void ctx.io.interrupted?.().then(() => {
+    ctx.logger.warn('interrupted: finishing the writes under way, then stopping');
+    stop.abort();
+  });
+  return stop;
+}
+
 export async function runPublishCommand(ctx: CommandContext): Promise<number> {
   const { settings: src, io } = ctx;
   // Every setting is checked before a report is read: a usage error is the first thing to fix.
@@ -58,12 +68,7 @@ export async function runPublishCommand(ctx: CommandContext): Promise<number> {
   outputFile(src, 'summary-file');
   // Reports next: a missing or broken report fails before any request.
   const reports = await readReportSet(reportSettings(src), ctx.logger);
-  // An interrupt (Ctrl-C, a cancelled CI job) stops between writes; a second one stops at once.
-  const stop = new AbortController();
-  void io.interrupted?.().then(() => {
-    ctx.logger.warn('interrupted: finishing the writes under way, then stopping');
-    stop.abort();
-  });
+  const stop = interruption(ctx);
   return withClient(
     ctx,
     async (client) => {

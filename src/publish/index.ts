@@ -77,3 +77,16 @@ export { renderSummary, failedTests, headline, MAX_SUMMARY_BYTES } from './summa
 export { markdownCell } from '../shared/markdown.js';
 export { gateCycle, createCycle, closeCycle, type CreateCycleResult } from './commands.js';
 export { literalParts, matchesPattern, patternFilter } from './series.js';
+export {
+  sync,
+  describeSyncResult,
+  planSteps,
+  RetireBoundError,
+  DEFAULT_RETIRE_SHARE,
+  type SyncOptions,
+  type SyncResult,
+  type CaseRef,
+} from './inventory.js';
+export { syncSettings, type SyncSettings } from './sync-settings.js';
+export { renderSyncSummary } from './sync-summary.js';
+export { parseCaseFields, type CaseFieldMapping } from './case-fields.js';

@@ -9,6 +9,7 @@ import { ConfigError, TestcycleError, type Words } from '../shared/errors.js';
 import { chunkIn, f } from '../api/filter.js';
 import { oneLine, type Logger } from '../shared/redact.js';
 import type { ParsedReport, TestResult } from '../reports/model.js';
+import type { WritableAttributesOf } from '../schema/resources.js';
 import { workspaceOf, workspacePath } from './context.js';
 import { createOrFind } from './idempotent.js';
 
@@ -391,17 +392,25 @@ export async function nextRank(
   return base + 1;
 }
 
-/** AUTOMATED with automationKey; the name is the key (names are unique). A 409 is re-read, never duplicated. */
-async function createCase(
+/** The name a case created for a test gets: its key (names are unique), cut to 255 characters. */
+export function caseNameOf(automationKey: string): string {
+  return automationKey.length > 255
+    ? `${automationKey.slice(0, 240)}…${automationKey.length}`
+    : automationKey;
+}
+
+/**
+ * AUTOMATED with automationKey; the name is the key (names are unique). A 409 is re-read, never
+ * duplicated. `extra`: attributes sync sets from the report (priority, owner, custom fields).
+ */
+export async function createCase(
   client: ServiceClient,
   projectId: string,
   automationKey: string,
   rank: number,
+  extra: WritableAttributesOf<'test_cases'> = {},
 ): Promise<{ case?: MatchedCase; created?: boolean; reason: string }> {
-  const name =
-    automationKey.length > 255
-      ? `${automationKey.slice(0, 240)}…${automationKey.length}`
-      : automationKey;
+  const name = caseNameOf(automationKey);
   const toCase = (r: Resource<'test_cases'>): MatchedCase => ({
     id: r.id,
     key: r.attributes.testCaseKey as string,
@@ -411,6 +420,7 @@ async function createCase(
     async () =>
       toCase(
         await client.create('test_cases', {
+          ...extra,
           name,
           projectId,
           rank,

@@ -3,7 +3,7 @@
  * Adapters (CLI, action, library users) call publish() with one options object.
  */
 import type { Resource, ServiceClient } from '../api/client.js';
-import { render, stopIfInterrupted, TestcycleError, type Words } from '../shared/errors.js';
+import { stopIfInterrupted, TestcycleError, type Words } from '../shared/errors.js';
 import { oneLine, type Logger, silentLogger } from '../shared/redact.js';
 import type { RequestStats } from '../api/scheduler.js';
 import type { ParsedReport, TestResult } from '../reports/model.js';
@@ -25,7 +25,9 @@ import {
   testKeysOf,
 } from './collisions.js';
 import { display, keyWarnings, matchTests, type MatchResult, type Unmatched } from './match.js';
+import { describeSyncResult, sync, type SyncResult } from './inventory.js';
 import { formatDuration, Progress } from './progress.js';
+import { warningList } from './warnings.js';
 import { combineEntries, resultOf } from './results.js';
 import type { PublishSettings } from './settings.js';
 import {
@@ -76,6 +78,8 @@ export interface PublishResult {
     update: number;
   };
   warnings: string[];
+  /** publish --sync: what sync did (or, in a dry run, would do) before the results. */
+  sync?: SyncResult;
 }
 
 export class UnmatchedError extends TestcycleError {
@@ -110,6 +114,7 @@ export async function publish(
   // Distinct tests that would share one execution: known from the reports, before any request.
   const { tests, collided } = withoutCollisions(options, run.warn);
   const project = await preflight(run);
+  const synced = options.sync ? await syncCases(run, project.id) : undefined;
   const cycle = await resolveCycle(client, project.id, {
     ...options.cycle,
     dryRun: options.dryRun,
@@ -120,7 +125,8 @@ export async function publish(
   const contents = await readContents(run, cycle);
   const match = await matchAll(run, tests, project.id, contents.cases);
   const plan = planWrites(run, tests, match, contents.executions);
-  if (options.dryRun) return dryRunResult(run, cycle, plan, match.unmatched, collided);
+  if (options.dryRun)
+    return { ...dryRunResult(run, cycle, plan, match.unmatched, collided), ...synced };
   const cycleResource = cycle!.resource;
   const written = await writeResults(run, plan, project.id, cycleResource.id);
   const finalCycle = options.cycle.close
@@ -143,7 +149,30 @@ export async function publish(
     ...notExecutedOf(plan, contents.cases),
     requests: requestsOf(client),
     warnings: run.warnings,
+    ...synced,
   };
+}
+
+/**
+ * publish --sync: the run's test cases created and updated as sync does (src/publish/inventory.ts)
+ * before the results are written; a publish never archives.
+ */
+async function syncCases(run: Run, projectId: string): Promise<Pick<PublishResult, 'sync'>> {
+  const { options } = run;
+  const result = await sync(run.client, {
+    reports: options.reports,
+    match: options.match,
+    caseFields: options.caseFields,
+    retireMissing: false,
+    dryRun: options.dryRun,
+    logger: run.logger,
+    signal: options.signal,
+    projectId,
+    quiet: true,
+  });
+  run.warnings.push(...result.warnings);
+  run.logger.info(describeSyncResult(result));
+  return { sync: result };
 }
 
 /** What every step shares: the client, the options, the log and the warnings so far. */
@@ -157,11 +186,7 @@ interface Run {
 
 function startRun(client: ServiceClient, options: PublishOptions): Run {
   const logger = options.logger ?? silentLogger;
-  const warnings: string[] = [];
-  const warn = (text: string | Words) => {
-    warnings.push(render(text));
-    logger.warn(text);
-  };
+  const { warnings, warn } = warningList(logger);
   // Interrupted: writes under way finish, but none waits minutes for the rate limit to do so.
   client.scheduler.stopWaitingOn(options.signal);
   return { client, options, logger, warnings, warn };

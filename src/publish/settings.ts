@@ -15,6 +15,7 @@ import type { RetryPolicy } from '../api/retry-policy.js';
 import { parseRateLimit, type RateLimit } from '../api/scheduler.js';
 import type { CycleStatus } from '../schema/resources.js';
 import { SETTINGS, settingOf, type Setting } from '../settings.js';
+import { type CaseFieldMapping, parseCaseFields } from './case-fields.js';
 import type { KeyCollisionMode } from './collisions.js';
 import type { CycleOptions } from './cycle.js';
 import { ciContext, renderCycleName, workspaceOf } from './context.js';
@@ -342,11 +343,24 @@ export interface PublishSettings {
   dryRun: boolean;
   gate: GateOptions;
   format: string;
+  /** publish --sync: sync's creates and updates first (src/publish/inventory.ts), never retiring. */
+  sync: boolean;
+  caseFields?: CaseFieldMapping;
+}
+
+/** How tests find their cases (publish and sync): key pattern, key template, workspace. */
+export function matchSettings(src: SettingSource, env: Env): MatchOptions {
+  const automationKey = raw(src, 'automation-key')!;
+  checkAutomationKeyTemplate(automationKey, 'automation-key');
+  return {
+    keyPattern: keyPattern(raw(src, 'key-pattern'), 'key-pattern'),
+    automationKey,
+    createMissingCases: flag(src, 'create-missing-cases'),
+    workspace: workspaceOf(raw(src, 'workspace'), env),
+  };
 }
 
 export function publishSettings(src: SettingSource, env: Env, secrets?: Redactor): PublishSettings {
-  const automationKey = raw(src, 'automation-key')!;
-  checkAutomationKeyTemplate(automationKey, 'automation-key');
   return {
     cycle: {
       ...cycleSettings(src, env, secrets),
@@ -355,12 +369,7 @@ export function publishSettings(src: SettingSource, env: Env, secrets?: Redactor
       close: flag(src, 'close-cycle'),
       customFields: jsonSetting(src, 'cycle-custom-fields'),
     },
-    match: {
-      keyPattern: keyPattern(raw(src, 'key-pattern'), 'key-pattern'),
-      automationKey,
-      createMissingCases: flag(src, 'create-missing-cases'),
-      workspace: workspaceOf(raw(src, 'workspace'), env),
-    },
+    match: matchSettings(src, env),
     onUnmatched: choice(src, 'on-unmatched'),
     onKeyCollision: choice(src, 'on-key-collision'),
     merge: choice(src, 'merge'),
@@ -369,5 +378,13 @@ export function publishSettings(src: SettingSource, env: Env, secrets?: Redactor
     dryRun: flag(src, 'dry-run'),
     gate: gateSettings(src),
     format: choice(src, 'format'),
+    sync: flag(src, 'sync'),
+    caseFields: caseFieldsSetting(src),
   };
+}
+
+/** `case-fields`, parsed (syntax only; the Space's fields are checked before the first write). */
+export function caseFieldsSetting(src: SettingSource): CaseFieldMapping | undefined {
+  const mapping = raw(src, 'case-fields');
+  return mapping === undefined ? undefined : parseCaseFields(mapping, 'case-fields');
 }

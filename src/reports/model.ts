@@ -48,6 +48,22 @@ export interface TestResult {
    * joined by " › " with the project. `{test}` in a key; absent, `{test}` is `classname.name`.
    */
   fullName?: string;
+  /**
+   * The test's steps in order, where the format records them (Cucumber steps, Allure steps,
+   * Playwright test.step): sync makes them the case's test steps. Absent: the format tells none.
+   */
+  steps?: TestStep[];
+  /**
+   * Named values the runner attaches that are not properties: Allure labels (owner, severity),
+   * Playwright annotations (type -> description). Sync maps them to case fields (`label:NAME`).
+   */
+  labels?: Record<string, string>;
+}
+
+/** One step of a test as its report names it (Gherkin: keyword and text). */
+export interface TestStep {
+  action: string;
+  expectedResult?: string;
 }
 
 /**

@@ -83,6 +83,40 @@ function toTest(runs: Json[]): TestResult {
     details: str(details.trace) ?? str(details.message),
     attempts: attempts.length > 1 ? attempts : undefined,
     properties: {},
+    ...stepsAndLabels(final, labels),
+  };
+}
+
+/** Labels that place a test (suites, framework, ids), not metadata of its case. */
+const PLACING = new Set([
+  'parentSuite',
+  'suite',
+  'subSuite',
+  'testClass',
+  'testMethod',
+  'package',
+  'framework',
+  'language',
+  'host',
+  'thread',
+  'titlePath',
+]);
+/** Steps an adapter adds around a test, not steps of it (allure-playwright). */
+const WRAPPERS = new Set(['Before Hooks', 'After Hooks']);
+
+/** The result's top-level steps and its labels (owner, severity, tags ...), for sync. */
+function stepsAndLabels(
+  final: Json,
+  labels: Map<string, string>,
+): Pick<TestResult, 'steps' | 'labels'> {
+  const steps = arr(final.steps)
+    .map((s) => str(obj(s).name))
+    .filter((name): name is string => !!name && !WRAPPERS.has(name))
+    .map((action) => ({ action }));
+  const kept = [...labels].filter(([name]) => !PLACING.has(name));
+  return {
+    ...(steps.length ? { steps } : {}),
+    ...(kept.length ? { labels: Object.fromEntries(kept) } : {}),
   };
 }
 

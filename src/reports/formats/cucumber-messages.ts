@@ -17,7 +17,10 @@ export const cucumberMessages: ReportFormat = {
       s.head,
     ),
   parse(text) {
-    const features = new Map<string, { name: string; lines: Map<string, RowInfo> }>();
+    const features = new Map<
+      string,
+      { name: string; lines: Map<string, RowInfo>; keywords: Map<string, string> }
+    >();
     const pickles = new Map<string, Json>();
     const testCases = new Map<string, Json>();
     const started = new Map<string, { testCaseId: string; statuses: string[]; message?: string }>();
@@ -39,6 +42,7 @@ export const cucumberMessages: ReportFormat = {
         features.set(str(doc.uri) ?? '', {
           name: str(feature.name) ?? '',
           lines: astLines(feature),
+          keywords: stepKeywords(feature),
         });
       } else if (envelope.pickle) {
         const pickle = obj(envelope.pickle);
@@ -90,11 +94,33 @@ export const cucumberMessages: ReportFormat = {
         details: final.message,
         attempts: attempts.length > 1 ? attempts : undefined,
         properties: tags.length ? { tags: tags.join(',') } : {},
+        // The pickle's steps (background first, outline values filled in), as Gherkin reads them.
+        steps: arr(pickle.steps).map((value) => {
+          const step = obj(value);
+          const keyword = feature?.keywords.get(str(arr(step.astNodeIds)[0]) ?? '');
+          const text = str(step.text) ?? '';
+          return { action: keyword ? `${keyword} ${text}` : text };
+        }),
       });
     }
     return tests;
   },
 };
+
+/** The keyword of each step of a feature (`Given`, `When`, `And` ...), by AST node id. */
+function stepKeywords(feature: Json): Map<string, string> {
+  const out = new Map<string, string>();
+  const visit = (children: unknown[]) => {
+    for (const child of children.map(obj)) {
+      if (child.rule) visit(arr(obj(child.rule).children));
+      const node = obj(child.scenario ?? child.background);
+      for (const step of arr(node.steps).map(obj))
+        out.set(str(step.id) ?? '', (str(step.keyword) ?? '').trim());
+    }
+  };
+  visit(arr(feature.children));
+  return out;
+}
 
 interface RowInfo {
   line?: number;

@@ -44,6 +44,13 @@ export const cucumber: ReportFormat = {
           message: details?.split('\n')[0] ?? notPassedStep(statuses),
           details,
           properties: tags.length ? { tags: tags.join(',') } : {},
+          // Background steps are listed with each scenario's; hooks are not steps of the case.
+          steps: arr(scenario.steps)
+            .map(obj)
+            .filter((st) => st.hidden !== true)
+            .map((st) => ({
+              action: `${(str(st.keyword) ?? '').trim()} ${str(st.name) ?? ''}`.trim(),
+            })),
         });
       }
     }

@@ -74,8 +74,29 @@ function walk(suite: Json, path: string[], out: TestResult[]): void {
             .filter((t): t is string => typeof t === 'string')
             .map((t) => [t, 'tag']),
         ),
+        ...stepsAndLabels(test),
       });
     }
   }
   for (const child of arr(suite.suites)) walk(obj(child), here, out);
+}
+
+/**
+ * The final run's `test.step`s (the JSON reporter lists only those, nested ones inside) and the
+ * test's annotations (type -> description), for sync (docs/design.md "Sync").
+ */
+function stepsAndLabels(test: Json): Pick<TestResult, 'steps' | 'labels'> {
+  const steps = arr(obj(arr(test.results).at(-1)).steps)
+    .map((s) => str(obj(s).title))
+    .filter((t): t is string => !!t)
+    .map((action) => ({ action }));
+  const labels: Record<string, string> = {};
+  for (const a of arr(test.annotations).map(obj)) {
+    const type = str(a.type);
+    if (type && !Object.hasOwn(labels, type)) labels[type] = str(a.description) ?? '';
+  }
+  return {
+    ...(steps.length ? { steps } : {}),
+    ...(Object.keys(labels).length ? { labels } : {}),
+  };
 }

@@ -1,0 +1,68 @@
+/** `testcycle sync` on the command line: the plan, JSON, the retire bound's exit code. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { closeEmulators, emulator, RW, testSeed } from '../helpers/emulator.js';
+import { runCli } from '../helpers/cli.js';
+
+afterEach(closeEmulators);
+
+/** A JUnit report of tests Suite.test0 .. test{n-1}. */
+function junit(n: number): string {
+  const dir = mkdtempSync(join(tmpdir(), 'testcycle-sync-'));
+  const file = join(dir, 'junit.xml');
+  const cases = Array.from(
+    { length: n },
+    (_, i) => `<testcase classname="Suite" name="test${i}"/>`,
+  );
+  writeFileSync(file, `<testsuite name="Suite" tests="${n}">${cases.join('')}</testsuite>`);
+  return file;
+}
+
+const seed = (n: number) =>
+  testSeed({
+    testCases: Array.from({ length: n }, (_, i) => ({
+      name: `Suite.test${i}`,
+      automationKey: `Suite.test${i}`,
+      automationStatus: 'AUTOMATED',
+      status: 'ACTIVE',
+    })),
+  });
+
+test('sync --dry-run --json: the plan as JSON, no write', async () => {
+  const emu = await emulator({ seed: seed(10), rateLimit: '1000/1m' });
+  const env = { TESTCYCLE_BASE_URL: emu.url, TESTCYCLE_TOKEN: RW, TESTCYCLE_RATE_LIMIT: '1000/1m' };
+  const { code, out } = await runCli(
+    ['sync', '--report', junit(11), '--retire-missing', '--dry-run', '--json'],
+    env,
+  );
+  expect(code).toBe(0);
+  const result = JSON.parse(out);
+  expect(result).toMatchObject({
+    dryRun: true,
+    created: [{ key: null, name: 'Suite.test10' }],
+    archived: [],
+    unchanged: 10,
+    plannedRequests: 2,
+  });
+  expect(emu.stats().byMethod.POST ?? 0).toBe(0);
+  expect(emu.stats().byMethod.PATCH ?? 0).toBe(0);
+});
+
+test('sync --retire-missing over the bound exits 2, names --retire-max, writes nothing', async () => {
+  const emu = await emulator({ seed: seed(10), rateLimit: '1000/1m' });
+  const env = { TESTCYCLE_BASE_URL: emu.url, TESTCYCLE_TOKEN: RW, TESTCYCLE_RATE_LIMIT: '1000/1m' };
+  const { code, err } = await runCli(['sync', '--report', junit(7), '--retire-missing'], env);
+  expect(code).toBe(2);
+  expect(err).toContain(
+    'testcycle sync: --retire-max: retiring would archive 3 of 10 automated test case(s), more than the default bound of 1',
+  );
+  expect(err).toContain('widen the bound with --retire-max 3');
+  expect(emu.stats().byMethod.PATCH ?? 0).toBe(0);
+  const human = await runCli(
+    ['sync', '--report', junit(7), '--retire-missing', '--retire-max', '3'],
+    env,
+  );
+  expect(human.code).toBe(0);
+  expect(human.out).toContain('3 archived');
+});

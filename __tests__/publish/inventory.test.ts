@@ -1,0 +1,369 @@
+/**
+ * sync (src/publish/inventory.ts) through the emulator's state and its request counts
+ * (docs/design.md "Sync").
+ */
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import {
+  RetireBoundError,
+  publish,
+  sync,
+  type SyncOptions,
+  settingsFrom,
+  syncSettings,
+} from '../../src/publish/index.js';
+import { DEFAULT_AUTOMATION_KEY } from '../../src/publish/index.js';
+import { keyBuilder } from '../../src/publish/match.js';
+import { readReports } from '../../src/reports/index.js';
+import type { TestResult } from '../../src/reports/model.js';
+import { call, OTHER_USER, testSeed } from '../helpers/emulator.js';
+import {
+  clientOf,
+  closeAll,
+  options as publishOptions,
+  publishEmulator,
+  report,
+  testOf,
+} from '../helpers/publish.js';
+
+afterEach(closeAll);
+
+const writes = (stats: { byMethod: Record<string, number> }) =>
+  (stats.byMethod.POST ?? 0) + (stats.byMethod.PATCH ?? 0) + (stats.byMethod.DELETE ?? 0);
+
+/** `testcycle sync` with these flags: every other setting at its default. */
+function syncOptions(
+  tests: TestResult[],
+  flags: Record<string, unknown> = {},
+  extra: Partial<SyncOptions> = {},
+): SyncOptions {
+  return { ...syncSettings(settingsFrom(flags), {}), reports: [report(tests)], ...extra };
+}
+
+/** N automated cases keyed and named as sync names them (`Suite.test{i}`, no file). */
+function automatedSeed(n: number, extra: Record<string, unknown>[] = []) {
+  return testSeed({
+    testCases: [
+      ...Array.from({ length: n }, (_, i) => ({
+        name: `Suite.test${i}`,
+        automationKey: `Suite.test${i}`,
+        automationStatus: 'AUTOMATED',
+        status: 'ACTIVE',
+      })),
+      ...extra,
+    ],
+  });
+}
+
+const testsOf = (n: number, from = 0) =>
+  Array.from({ length: n }, (_, i) => testOf('Suite', `test${from + i}`, 'passed'));
+
+function casesOf(emu: RunningEmulator): ({ id: string } & Record<string, unknown>)[] {
+  return [...emu.service.store.all('test_cases')].map((r) => ({ ...r.attributes, id: r.id }));
+}
+
+const byAutomationKey = (emu: RunningEmulator, key: string) =>
+  casesOf(emu).find((c) => c.automationKey === key);
+
+describe('request budget: a sync with nothing changed costs only reads', () => {
+  test.each([1, 100, 250])('%i cases: projects + ceil(N/100) pages, no write', async (n) => {
+    const emu = await publishEmulator({ seed: automatedSeed(n) });
+    const result = await sync(clientOf(emu), syncOptions(testsOf(n), { 'retire-missing': true }));
+    expect(writes(emu.stats())).toBe(0);
+    expect(emu.stats().total).toBe(1 + Math.ceil(n / 100));
+    expect(result.unchanged).toBe(n);
+    expect(result.plannedRequests).toBe(0);
+  });
+
+  test('renamed cases cost a GET (for the ETag) and a PATCH each, as planned', async () => {
+    const n = 200;
+    const emu = await publishEmulator({ seed: automatedSeed(n) });
+    // 10% of the cases carry another name: the code owns it, so sync gives it back.
+    for (const c of casesOf(emu).slice(0, 20))
+      emu.service.store.write(emu.service.store.get('test_cases', c.id)!, {
+        name: `old ${c.name}`,
+      });
+    const planned = await sync(clientOf(emu), syncOptions(testsOf(n), { 'dry-run': true }));
+    expect(planned.renamed).toHaveLength(20);
+    expect(planned.plannedRequests).toBe(40);
+    expect(writes(emu.stats())).toBe(0);
+    emu.resetStats();
+    const result = await sync(clientOf(emu), syncOptions(testsOf(n)));
+    expect(result.renamed).toHaveLength(20);
+    expect(result.renamed[0]!.from).toMatch(/^old Suite\.test/);
+    expect(emu.stats().byMethod.PATCH).toBe(20);
+    expect(emu.stats().total).toBe(1 + Math.ceil(n / 100) + planned.plannedRequests);
+    expect(casesOf(emu).filter((c) => String(c.name).startsWith('old'))).toHaveLength(0);
+  });
+});
+
+describe('creates, dry run', () => {
+  test('missing cases are created AUTOMATED with their key; a second sync writes nothing', async () => {
+    const emu = await publishEmulator({ seed: automatedSeed(2) });
+    const result = await sync(clientOf(emu), syncOptions(testsOf(4)));
+    expect(result.created.map((c) => c.name)).toEqual(['Suite.test2', 'Suite.test3']);
+    const made = byAutomationKey(emu, 'Suite.test3')!;
+    expect(made).toMatchObject({ automationStatus: 'AUTOMATED', status: 'ACTIVE' });
+    emu.resetStats();
+    const again = await sync(clientOf(emu), syncOptions(testsOf(4)));
+    expect(writes(emu.stats())).toBe(0);
+    expect(again.unchanged).toBe(4);
+  });
+
+  test('--dry-run sends no write and lists what it would do', async () => {
+    const emu = await publishEmulator({
+      seed: automatedSeed(20, [{ name: 'manual one', status: 'ACTIVE' }]),
+    });
+    const before = JSON.stringify(casesOf(emu));
+    const tests = [...testsOf(19), testOf('Suite', 'brand new', 'passed')];
+    const result = await sync(
+      clientOf(emu),
+      syncOptions(tests, { 'dry-run': true, 'retire-missing': true }),
+    );
+    expect(writes(emu.stats())).toBe(0);
+    expect(JSON.stringify(casesOf(emu))).toBe(before);
+    expect(result.dryRun).toBe(true);
+    expect(result.created.map((c) => c.name)).toEqual(['Suite.brand new']);
+    expect(result.archived.map((c) => c.name)).toEqual(['Suite.test19']);
+    // rank read + POST; GET + PATCH for the archive
+    expect(result.plannedRequests).toBe(4);
+  });
+});
+
+describe('--retire-missing', () => {
+  const manual = [
+    { name: 'manual, no key', status: 'ACTIVE' },
+    { name: 'manual with key', automationKey: 'Suite.gone', status: 'ACTIVE' },
+  ];
+
+  test('archives exactly the automated cases the reports lack, nothing manual; a case that comes back is ACTIVE again', async () => {
+    const emu = await publishEmulator({ seed: automatedSeed(20, manual) });
+    const result = await sync(clientOf(emu), syncOptions(testsOf(18), { 'retire-missing': true }));
+    expect(result.archived.map((c) => c.name).sort()).toEqual(['Suite.test18', 'Suite.test19']);
+    const archived = casesOf(emu).filter((c) => c.status === 'ARCHIVED');
+    expect(archived.map((c) => c.automationKey).sort()).toEqual(['Suite.test18', 'Suite.test19']);
+    expect(casesOf(emu).filter((c) => String(c.name).startsWith('manual'))).toEqual(
+      expect.arrayContaining([expect.objectContaining({ status: 'ACTIVE' })]),
+    );
+    expect(
+      casesOf(emu)
+        .filter((c) => String(c.name).startsWith('manual'))
+        .every((c) => c.status === 'ACTIVE' && c.automationStatus === 'MANUAL'),
+    ).toBe(true);
+
+    // The ARCHIVED case is still found by its key: restored, not duplicated.
+    const back = await sync(clientOf(emu), syncOptions(testsOf(19), { 'retire-missing': true }));
+    expect(back.restored.map((c) => c.name)).toEqual(['Suite.test18']);
+    expect(back.created).toEqual([]);
+    expect(byAutomationKey(emu, 'Suite.test18')!.status).toBe('ACTIVE');
+    expect(casesOf(emu).filter((c) => c.automationKey === 'Suite.test18')).toHaveLength(1);
+  });
+
+  test('more than the bound: refused (config error), nothing written, saying how to widen it', async () => {
+    const emu = await publishEmulator({ seed: automatedSeed(20) });
+    // 5 of 20 missing; the default bound is 10% of 20 = 2.
+    const error = await sync(
+      clientOf(emu),
+      syncOptions(testsOf(15), { 'retire-missing': true }),
+    ).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RetireBoundError);
+    expect((error as RetireBoundError).kind).toBe('config');
+    expect((error as Error).message).toMatch(
+      /would archive 5 of 20 automated test case\(s\), more than the default bound of 2 .*retire-max: 5/,
+    );
+    expect(writes(emu.stats())).toBe(0);
+    const widened = await sync(
+      clientOf(emu),
+      syncOptions(testsOf(15), { 'retire-missing': true, 'retire-max': 5 }),
+    );
+    expect(widened.archived).toHaveLength(5);
+  });
+
+  test('publish --sync creates the cases, then publishes; it never archives', async () => {
+    const emu = await publishEmulator({ seed: automatedSeed(3) });
+    const result = await publish(
+      clientOf(emu),
+      publishOptions([report([...testsOf(1), testOf('Suite', 'new', 'failed')])], { sync: true }),
+    );
+    expect(result.sync!.created.map((c) => c.name)).toEqual(['Suite.new']);
+    expect(result.unmatched).toEqual([]);
+    expect(result.writes.created).toBe(2);
+    expect(casesOf(emu).filter((c) => c.status === 'ARCHIVED')).toHaveLength(0);
+  });
+});
+
+describe('renames and --migrate-keys', () => {
+  test('a renamed test with an explicit case key keeps its case, renamed', async () => {
+    const emu = await publishEmulator({
+      seed: testSeed({ testCases: [{ name: 'Adds numbers', status: 'ACTIVE' }] }),
+    });
+    const [{ id, testCaseKey }] = casesOf(emu) as { id: string; testCaseKey: string }[];
+    const named = (name: string) => [testOf('Calc', `${testCaseKey} ${name}`, 'passed')];
+    await sync(clientOf(emu), syncOptions(named('adds numbers')));
+    const result = await sync(clientOf(emu), syncOptions(named('adds two numbers')));
+    expect(result.renamed).toEqual([
+      {
+        key: testCaseKey,
+        name: `Calc.${testCaseKey} adds two numbers`,
+        from: `Calc.${testCaseKey} adds numbers`,
+      },
+    ]);
+    expect(result.created).toEqual([]);
+    expect(casesOf(emu)).toHaveLength(1);
+    expect(casesOf(emu)[0]).toMatchObject({ id, automationStatus: 'AUTOMATED' });
+  });
+
+  test('--migrate-keys "{classname}.{name}" moves a Space from the old default key to the new one without a new case', async () => {
+    const n = 30;
+    const emu = await publishEmulator({ seed: automatedSeed(n) });
+    const ids = casesOf(emu).map((c) => c.id);
+    const tests = testsOf(n).map((t) => ({ ...t, file: 'src/suite.test.js' }));
+    const plan = await sync(
+      clientOf(emu),
+      syncOptions(tests, { 'migrate-keys': '{classname}.{name}', 'dry-run': true }),
+    );
+    expect(plan.rekeyed).toHaveLength(n);
+    expect(plan.created).toEqual([]);
+    emu.resetStats();
+    const result = await sync(
+      clientOf(emu),
+      syncOptions(tests, { 'migrate-keys': '{classname}.{name}', 'retire-missing': true }),
+    );
+    expect(result.rekeyed[0]).toMatchObject({
+      from: 'Suite.test0',
+      to: 'src/suite.test.js › Suite.test0',
+    });
+    expect(result.created).toEqual([]);
+    expect(result.archived).toEqual([]);
+    // One PATCH each (after the GET that gives its ETag): key and name together.
+    expect(emu.stats().byMethod.PATCH).toBe(n);
+    expect(emu.stats().byMethod.POST ?? 0).toBe(0);
+    expect(casesOf(emu).map((c) => c.id)).toEqual(ids);
+    expect(
+      casesOf(emu).every((c) => String(c.automationKey).startsWith('src/suite.test.js › ')),
+    ).toBe(true);
+    // Published with the new default key, the same cases get the results.
+    const published = await publish(clientOf(emu), publishOptions([report(tests)]));
+    expect(published.unmatched).toEqual([]);
+    expect(casesOf(emu)).toHaveLength(n);
+  });
+
+  test('an unknown placeholder in --migrate-keys is a config error before any request', () => {
+    expect(() => syncSettings(settingsFrom({ 'migrate-keys': '{klass}.{name}' }), {})).toThrow(
+      /migrate-keys: unknown placeholder \{klass\}/,
+    );
+  });
+});
+
+describe('steps', () => {
+  const stepsOf = (emu: RunningEmulator, caseId: string) =>
+    [...emu.service.store.byForeignKey('test_steps', 'testCaseId', caseId)]
+      .filter((s) => s.attributes.deletedAt == null)
+      .sort((a, b) => Number(a.attributes.sequenceNumber) - Number(b.attributes.sequenceNumber))
+      .map((s) => s.attributes.action);
+
+  test('a Cucumber messages report gives every scenario its case, with its steps in order', async () => {
+    const reports = await readReports(['samples/cucumber-js/reports/messages.ndjson']);
+    const tests = reports.flatMap((r) => r.tests);
+    expect(tests.length).toBeGreaterThan(5);
+    const emu = await publishEmulator({ seed: testSeed() });
+    const result = await sync(clientOf(emu), { ...syncOptions([]), reports });
+    expect(result.created).toHaveLength(tests.length);
+    const build = keyBuilder(DEFAULT_AUTOMATION_KEY, process.cwd());
+    for (const test of tests) {
+      const made = byAutomationKey(emu, build(test))!;
+      expect(stepsOf(emu, made.id)).toEqual(test.steps!.map((s) => s.action));
+    }
+    const adds = tests.find((t) => t.name === 'adds')!;
+    expect(stepsOf(emu, byAutomationKey(emu, build(adds))!.id)).toEqual([
+      'Given a calculator',
+      'When I add 1 and 1',
+      'Then the result is 2',
+    ]);
+    // In step: a second sync reads the steps (one page) and writes nothing.
+    emu.resetStats();
+    await sync(clientOf(emu), { ...syncOptions([]), reports });
+    expect(writes(emu.stats())).toBe(0);
+    expect(emu.stats().total).toBe(1 + 1 + 1);
+  });
+
+  test('changed steps are updated, extra ones soft-deleted (out of lists), new ones created', async () => {
+    const emu = await publishEmulator({ seed: testSeed() });
+    const withSteps = (...actions: string[]) => [
+      { ...testOf('Feature', 'scenario', 'passed'), steps: actions.map((action) => ({ action })) },
+    ];
+    await sync(clientOf(emu), syncOptions(withSteps('Given a', 'When b', 'Then c', 'And d')));
+    const { id } = byAutomationKey(emu, 'Feature.scenario')!;
+    expect(stepsOf(emu, id)).toEqual(['Given a', 'When b', 'Then c', 'And d']);
+    const plan = await sync(
+      clientOf(emu),
+      syncOptions(withSteps('Given a', 'When B', 'Then c'), { 'dry-run': true }),
+    );
+    expect(plan.steps).toEqual({ created: 0, updated: 1, deleted: 1, cases: 1 });
+    expect(plan.plannedRequests).toBe(4);
+    const shorter = await sync(
+      clientOf(emu),
+      syncOptions(withSteps('Given a', 'When B', 'Then c')),
+    );
+    expect(shorter.steps).toEqual({ created: 0, updated: 1, deleted: 1, cases: 1 });
+    expect(stepsOf(emu, id)).toEqual(['Given a', 'When B', 'Then c']);
+    const listed = await call(emu, 'GET', `/test_cases/${id}/testSteps`);
+    expect(
+      listed.body.data.map((s: { attributes: { action: string } }) => s.attributes.action),
+    ).toHaveLength(3);
+    const longer = await sync(
+      clientOf(emu),
+      syncOptions(withSteps('Given a', 'When B', 'Then c', 'And e', 'And f')),
+    );
+    expect(longer.steps).toEqual({ created: 2, updated: 0, deleted: 0, cases: 1 });
+    expect(stepsOf(emu, id)).toEqual(['Given a', 'When B', 'Then c', 'And e', 'And f']);
+  });
+});
+
+describe('--case-fields', () => {
+  test('priority from a tag, owner from a label (a user by email), a custom field from a property', async () => {
+    const emu = await publishEmulator({ seed: automatedSeed(1) });
+    const test = {
+      ...testOf('Suite', 'test0', 'passed'),
+      properties: { tags: '@smoke,@priority:high', component: 'billing' },
+      labels: { owner: 'BOB@example.com', severity: 'critical' },
+    };
+    const flags = {
+      'case-fields': 'priority=tag:priority,owner=label:owner,component=property:component',
+    };
+    const result = await sync(clientOf(emu), syncOptions([test], flags));
+    expect(result.updated).toEqual([
+      expect.objectContaining({ fields: ['priority', 'owner', 'customFields'] }),
+    ]);
+    expect(byAutomationKey(emu, 'Suite.test0')).toMatchObject({
+      priority: 'HIGH',
+      ownerId: OTHER_USER,
+      customFields: { component: 'billing' },
+    });
+    emu.resetStats();
+    await sync(clientOf(emu), syncOptions([test], flags));
+    // In step: projects, custom fields, users, cases; no write.
+    expect(writes(emu.stats())).toBe(0);
+    expect(emu.stats().total).toBe(4);
+  });
+
+  test('a custom field the Space does not define is a config error before any write', async () => {
+    const emu = await publishEmulator({ seed: automatedSeed(1) });
+    const error = await sync(
+      clientOf(emu),
+      syncOptions(testsOf(2), { 'case-fields': 'team=property:team' }),
+    ).catch((e: unknown) => e);
+    expect((error as Error).message).toMatch(
+      /case-fields: team is no custom field of test cases in this Space \(it defines component\)/,
+    );
+    expect(writes(emu.stats())).toBe(0);
+  });
+
+  test('the mapping syntax is checked with the settings, before any request', () => {
+    expect(() => syncSettings(settingsFrom({ 'case-fields': 'priority:tag' }), {})).toThrow(
+      /case-fields: "priority:tag" is not a mapping: write FIELD=SOURCE:NAME/,
+    );
+    expect(() => syncSettings(settingsFrom({ 'case-fields': 'priority=column:p' }), {})).toThrow(
+      /unknown source column/,
+    );
+  });
+});
