@@ -7,11 +7,19 @@ import { DEFAULT_TIMEOUT_MS } from './api/transport.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_RATE_LIMIT, formatRateLimit } from './api/scheduler.js';
 import { DEFAULT_RETRY_POLICY } from './api/retry-policy.js';
 import { DEFAULT_AUTOMATION_KEY, DEFAULT_KEY_PATTERN } from './publish/match.js';
+import { DEFAULT_QUARANTINE_FIELD } from './publish/quarantine.js';
 import { DEFAULT_MAX_BYTES } from './reports/read.js';
 import { FORMAT_IDS } from './reports/registry.js';
 
 /** The action's `mode` values. */
-export const MODES = ['publish', 'gate', 'create-cycle', 'close-cycle', 'report'] as const;
+export const MODES = [
+  'publish',
+  'gate',
+  'create-cycle',
+  'close-cycle',
+  'report',
+  'quarantine',
+] as const;
 export type Mode = (typeof MODES)[number];
 
 /** The action's `comment` values. Off by default: a new comment on every PR is something a
@@ -21,7 +29,23 @@ export type CommentMode = (typeof COMMENT_MODES)[number];
 
 /** The CLI's commands that read settings. */
 export type CommandName =
-  'publish' | 'gate' | 'cycle create' | 'cycle close' | 'parse' | 'check' | 'emulator' | 'report';
+  | 'publish'
+  | 'gate'
+  | 'cycle create'
+  | 'cycle close'
+  | 'parse'
+  | 'check'
+  | 'emulator'
+  | 'report'
+  | QuarantineCommand;
+
+/** `testcycle quarantine add|remove|list` (src/cli/quarantine.ts). */
+export const QUARANTINE_COMMANDS = [
+  'quarantine add',
+  'quarantine remove',
+  'quarantine list',
+] as const;
+export type QuarantineCommand = (typeof QUARANTINE_COMMANDS)[number];
 
 export type SettingType =
   /** Free text (a template, a pattern, a path). */
@@ -75,6 +99,7 @@ const SERVICE: readonly CommandName[] = [
   'cycle close',
   'check',
   'report',
+  ...QUARANTINE_COMMANDS,
 ];
 const GATE_MODES: readonly Mode[] = ['publish', 'gate'];
 const GATE_COMMANDS: readonly CommandName[] = ['publish', 'gate'];
@@ -345,6 +370,73 @@ export const SETTINGS = {
     description:
       'Gate: an extra FiltrQL condition on the executions, e.g. testCase.priority = "CRITICAL".',
   },
+  // Triage (docs/design.md "Triage"): quarantine, new failures against a baseline, owners told.
+  'quarantine-field': {
+    type: 'string',
+    default: DEFAULT_QUARANTINE_FIELD,
+    placeholder: 'NAME',
+    modes: [...GATE_MODES, 'quarantine'],
+    commands: [...GATE_COMMANDS, ...QUARANTINE_COMMANDS],
+    description:
+      'The string custom field of test cases that holds a quarantine ({"since","until","reason","by"} as JSON). The gate leaves quarantined tests out of every threshold; their results are still written.',
+  },
+  'quarantine-action': {
+    type: 'choice',
+    choices: ['list', 'add', 'remove'],
+    default: 'list',
+    modes: ['quarantine'],
+    description:
+      'Mode quarantine: list the quarantined test cases, add a quarantine to case-key, or remove it.',
+  },
+  'case-key': {
+    type: 'string',
+    flag: 'case',
+    placeholder: 'KEY',
+    modes: ['quarantine'],
+    commands: ['quarantine add', 'quarantine remove'],
+    description: 'Quarantine: the key of the test case (e.g. DEMO-T12).',
+  },
+  reason: {
+    type: 'string',
+    placeholder: 'TEXT',
+    modes: ['quarantine'],
+    commands: ['quarantine add'],
+    description: 'Quarantine add: why the test is quarantined (required).',
+  },
+  until: {
+    type: 'string',
+    placeholder: 'DATE',
+    modes: ['quarantine'],
+    commands: ['quarantine add'],
+    description:
+      'Quarantine add: the last day it counts (YYYY-MM-DD, or an ISO date-time); after it the gate counts the test again.',
+  },
+  'max-new-failures': {
+    type: 'integer',
+    min: 0,
+    placeholder: 'N',
+    modes: GATE_MODES,
+    commands: GATE_COMMANDS,
+    description:
+      'Gate: fail when more than N tests are FAILED or BLOCKED now that PASSED, or had no result, in the baseline cycle (quarantined tests not counted). The summary lists new failures, still failing and fixed.',
+  },
+  baseline: {
+    type: 'choice',
+    choices: ['previous'],
+    default: 'previous',
+    modes: GATE_MODES,
+    commands: GATE_COMMANDS,
+    description:
+      "max-new-failures: previous compares with the previous cycle of the series (cycle-name's template, as max-pass-rate-drop finds it); baseline-cycle names another.",
+  },
+  'baseline-cycle': {
+    type: 'string',
+    placeholder: 'NAME|KEY',
+    modes: GATE_MODES,
+    commands: GATE_COMMANDS,
+    description:
+      'max-new-failures: the cycle to compare with, by key or name (e.g. the latest nightly of main); it wins over baseline.',
+  },
   'rate-limit': {
     type: 'rate',
     default: formatRateLimit(DEFAULT_RATE_LIMIT),
@@ -508,7 +600,16 @@ export const SETTINGS = {
   },
   json: {
     type: 'boolean',
-    commands: ['publish', 'gate', 'cycle create', 'cycle close', 'parse', 'check', 'report'],
+    commands: [
+      'publish',
+      'gate',
+      'cycle create',
+      'cycle close',
+      'parse',
+      'check',
+      'report',
+      ...QUARANTINE_COMMANDS,
+    ],
     description: 'Print one JSON object on stdout.',
   },
   'summary-file': {

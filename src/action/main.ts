@@ -24,7 +24,10 @@ import {
   gateSettings,
   publish,
   publishSettings,
+  quarantineSettings,
   readReportSet,
+  runQuarantine,
+  type QuarantineSettings,
   renderSummary,
   reportSettings,
   text,
@@ -95,6 +98,19 @@ const PREPARE: Record<Mode, (logger: Logger, secrets: Redactor) => Promise<Step>
       for (const line of report.model.omitted)
         core.notice(secrets.redact(`report: left out ${line}`));
       await writeJobSummary(report.markdown, secrets);
+    };
+  },
+  quarantine: async (_logger, secrets) => {
+    const now = new Date();
+    const settings = quarantineSettings(
+      inputSource,
+      choice<QuarantineSettings['action']>(inputSource, 'quarantine-action'),
+      now,
+    );
+    return async (client) => {
+      const out = await runQuarantine(client, settings, () => now);
+      core.info(secrets.redact(out.text));
+      setOutput('quarantined', out.quarantined.length, secrets);
     };
   },
   'close-cycle': async (_logger, secrets) => {

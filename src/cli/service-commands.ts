@@ -21,6 +21,7 @@ import {
   outputFile,
   type PublishResult,
 } from '../publish/index.js';
+import { triageLines } from '../publish/triage.js';
 import type { CommandContext } from './main.js';
 import { EXIT_CODES } from './exit-codes.js';
 
@@ -161,6 +162,7 @@ function humanResult(r: PublishResult, color: boolean): string {
     );
   }
   if (r.unmatched.length) lines.push(`unmatched: ${r.unmatched.length} test(s)`);
+  lines.push(...triageLines(r.triage));
   if (r.gate.evaluated) {
     lines.push(
       r.gate.passed

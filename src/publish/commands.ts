@@ -27,13 +27,14 @@ export async function gateCycle(
   gate: GateOptions,
 ): Promise<PublishResult> {
   const cycle = await mustFind(client, target);
-  const { counts, verdict } = await evaluateGate(client, cycle, gate);
+  const { counts, verdict, triage } = await evaluateGate(client, cycle, gate);
   const v = hasThresholds(gate) ? verdict : { passed: true, reasons: [] };
   return {
     cycle: cycleInfo(cycle),
     counts,
     passRate: passRate(counts, gate.basis),
     gate: { ...v, evaluated: true },
+    ...(triage ? { triage } : {}),
     writes: { created: 0, updated: 0, unchanged: 0, casesCreated: 0 },
     unmatched: [],
     requests: requestsOf(client),

@@ -75,3 +75,23 @@ export { readReportSet } from './reports.js';
 export { renderSummary, escapeHtml, MAX_SUMMARY_BYTES } from './summary.js';
 export { gateCycle, createCycle, closeCycle, type CreateCycleResult } from './commands.js';
 export { literalParts, matchesPattern, patternFilter } from './series.js';
+export {
+  addQuarantine,
+  removeQuarantine,
+  listQuarantined,
+  checkQuarantineField,
+  parseQuarantine,
+  formatQuarantine,
+  isActive,
+  readGateExecutions,
+  runQuarantine,
+  describeQuarantine,
+  DEFAULT_QUARANTINE_FIELD,
+  CUSTOM_FIELDS_PATH,
+  type Quarantine,
+  type QuarantinedCase,
+  type TriagedTest,
+} from './quarantine.js';
+export { findBaseline, readBaseline } from './baseline.js';
+export { readTriage, nameTests, type Triage, type TriageGateOptions } from './triage.js';
+export { quarantineSettings, type QuarantineSettings } from './settings.js';

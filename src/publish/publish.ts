@@ -27,6 +27,7 @@ import {
 import { display, keyWarnings, matchTests, type MatchResult, type Unmatched } from './match.js';
 import { formatDuration, Progress } from './progress.js';
 import { combineEntries, resultOf } from './results.js';
+import { type Triage, triageCost } from './triage.js';
 import type { PublishSettings } from './settings.js';
 import {
   type CycleContents,
@@ -58,6 +59,8 @@ export interface PublishResult {
   gate: GateVerdict & { evaluated: boolean };
   writes: { created: number; updated: number; unchanged: number; casesCreated: number };
   unmatched: Unmatched[];
+  /** Quarantined tests, and new failures against a baseline (src/publish/triage.ts), when gated. */
+  triage?: Triage;
   requests: Pick<RequestStats, 'total' | 'byMethod' | 'retried' | 'rateLimited'>;
   /**
    * A dry run's plan: nothing was written (`writes` are zero), the cycle may not exist yet
@@ -122,12 +125,17 @@ export async function publish(
   const finalCycle = options.cycle.close
     ? await setCycleStatus(client, cycleResource, 'DONE')
     : cycleResource;
-  const { counts, gate } = await gateStep(run, cycleResource, localCounts(plan, written.final));
+  const { counts, gate, triage } = await gateStep(
+    run,
+    cycleResource,
+    localCounts(plan, written.final),
+  );
   return {
     cycle: cycleInfo(finalCycle, options.cycle.name),
     counts,
     passRate: passRate(counts, options.gate?.basis ?? 'executed'),
     gate,
+    ...(triage ? { triage } : {}),
     writes: {
       created: written.created,
       updated: written.updated,
@@ -253,7 +261,11 @@ function dryRunResult(
     (options.cycle.close ? 2 : 0) +
     (hasThresholds(options.gate) ? 1 : 0) +
     // The previous cycle of the series: one listing page and its aggregate.
-    (options.gate?.maxPassRateDrop !== undefined ? 2 : 0);
+    (options.gate?.maxPassRateDrop !== undefined ? 2 : 0) +
+    triageCost(
+      hasThresholds(options.gate) ? options.gate : undefined,
+      plan.items.length + plan.untouched.length,
+    );
   run.logger.info(
     `dry run: ${createCycle ? `would create cycle "${options.cycle.name}", ` : ''}${activateCycle ? 'would make the cycle ACTIVE, ' : ''}` +
       `${plan.creates} to create, ${plan.updates} to update, ${plan.unchanged} unchanged; about ${planned} more requests (${client.stats.total} read so far)`,
@@ -340,12 +352,12 @@ async function gateStep(
   run: Run,
   cycle: Resource<'test_cycles'>,
   local: CycleCounts,
-): Promise<{ counts: CycleCounts; gate: PublishResult['gate'] }> {
+): Promise<{ counts: CycleCounts; gate: PublishResult['gate']; triage?: Triage }> {
   const gate = run.options.gate;
   if (!hasThresholds(gate))
     return { counts: local, gate: { passed: true, reasons: [], evaluated: false } };
-  const { counts, verdict } = await evaluateGate(run.client, cycle, gate);
-  return { counts, gate: { ...verdict, evaluated: true } };
+  const { counts, verdict, triage } = await evaluateGate(run.client, cycle, gate);
+  return { counts, gate: { ...verdict, evaluated: true }, ...(triage ? { triage } : {}) };
 }
 
 /** The cycle's counts from what this run read and wrote (no extra request). */

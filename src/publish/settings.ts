@@ -19,6 +19,8 @@ import type { KeyCollisionMode } from './collisions.js';
 import type { CycleOptions } from './cycle.js';
 import { ciContext, renderCycleName, workspaceOf } from './context.js';
 import type { GateOptions } from './gate.js';
+import type { TriageGateOptions } from './triage.js';
+import { untilSetting } from './quarantine.js';
 import { checkAutomationKeyTemplate, keyPattern, type MatchOptions } from './match.js';
 import type { ErrorAs, FlakyMode, MergeMode } from './results.js';
 
@@ -229,14 +231,48 @@ export function gateSettings(src: SettingSource): GateOptions {
       (w) =>
         `needs ${w.name('cycle-name')}: its template names the series whose previous cycle is compared, e.g. "Nightly {date}".`,
     );
+  const triage = triageGateSettings(src, series);
+  const needsSeries = maxPassRateDrop !== undefined || triage.maxNewFailures !== undefined;
   return {
     minPassRate: numeric(src, 'min-pass-rate'),
-    ...(maxPassRateDrop === undefined ? {} : { maxPassRateDrop, series }),
+    ...(maxPassRateDrop === undefined ? {} : { maxPassRateDrop }),
+    ...(needsSeries && series ? { series } : {}),
     maxFailed: numeric(src, 'max-failed'),
     maxBlocked: numeric(src, 'max-blocked'),
     failOnNotExecuted: flag(src, 'fail-on-not-executed'),
     basis: choice(src, 'pass-rate-basis'),
     filter: userFilterSetting(src, 'gate-filter'),
+    ...triage,
+  };
+}
+
+/** `quarantine-field`: a custom field name, as a filter can name it (`customFields.<name>`). */
+export function quarantineFieldSetting(src: SettingSource): string {
+  const name = raw(src, 'quarantine-field')!;
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    throw new ConfigError(
+      'quarantine-field',
+      `"${name}" is not a custom field name a filter can name: letters, digits and _, not starting with a digit.`,
+    );
+  return name;
+}
+
+/** The gate's triage settings (src/publish/triage.ts): quarantine field, new failures, baseline. */
+function triageGateSettings(src: SettingSource, series: string | undefined): TriageGateOptions {
+  const maxNewFailures = numeric(src, 'max-new-failures');
+  const baselineCycle = raw(src, 'baseline-cycle');
+  choice(src, 'baseline');
+  if (maxNewFailures !== undefined && !baselineCycle && !series)
+    throw new ConfigError(
+      'max-new-failures',
+      (w) =>
+        `needs a baseline: ${w.name('cycle-name')} (its template names the series whose previous cycle is compared) or ${w.name('baseline-cycle')}.`,
+    );
+  return {
+    quarantineField: quarantineFieldSetting(src),
+    ...(src.string('quarantine-field')?.trim() ? { quarantineFieldGiven: true } : {}),
+    ...(maxNewFailures === undefined ? {} : { maxNewFailures }),
+    ...(baselineCycle ? { baselineCycle } : {}),
   };
 }
 
@@ -327,5 +363,32 @@ export function publishSettings(src: SettingSource, env: Env, secrets?: Redactor
     dryRun: flag(src, 'dry-run'),
     gate: gateSettings(src),
     format: choice(src, 'format'),
+  };
+}
+
+/** `quarantine add|remove|list` and mode quarantine (src/publish/quarantine.ts). */
+export interface QuarantineSettings {
+  action: 'add' | 'remove' | 'list';
+  field: string;
+  caseKey?: string;
+  reason?: string;
+  until?: string;
+}
+
+export function quarantineSettings(
+  src: SettingSource,
+  action: QuarantineSettings['action'],
+  now: Date,
+): QuarantineSettings {
+  const field = quarantineFieldSetting(src);
+  if (action === 'list') return { action, field };
+  const caseKey = required(src, 'case-key', 'the key of the test case, e.g. DEMO-T12.');
+  if (action === 'remove') return { action, field, caseKey };
+  return {
+    action,
+    field,
+    caseKey,
+    reason: required(src, 'reason', 'why the test is quarantined, e.g. "flaky: races the cache".'),
+    until: untilSetting(raw(src, 'until'), now),
   };
 }

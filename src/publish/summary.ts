@@ -6,6 +6,7 @@
 import { clip, neutralise, oneLine } from '../api/redact.js';
 import type { ParsedReport } from '../reports/model.js';
 import type { PublishResult } from './publish.js';
+import { triageSections } from './triage-summary.js';
 
 export interface SummaryOptions {
   /** e.g. https://app.example/cycles/{key} (the API has no UI URLs). */
@@ -91,7 +92,7 @@ export function renderSummary(
     '',
   );
   const head = lines.join('\n');
-  const sections: string[] = [];
+  const sections: string[] = triageSections(result.triage, cell);
   const failed = reports.flatMap((r) =>
     r.tests
       .filter((t) => t.outcome === 'failed' || t.outcome === 'error')
