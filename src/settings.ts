@@ -435,7 +435,24 @@ export const SETTINGS = {
     modes: GATE_MODES,
     commands: GATE_COMMANDS,
     description:
-      'max-new-failures: the cycle to compare with, by key or name (e.g. the latest nightly of main); it wins over baseline.',
+      'max-new-failures: the cycle to compare with, by key or name, or the newest cycle of a series by a pattern such as "Nightly main {date}" (the latest nightly of main); it wins over baseline.',
+  },
+  notify: {
+    type: 'choice',
+    choices: ['none', 'owners'],
+    default: 'none',
+    modes: GATE_MODES,
+    commands: GATE_COMMANDS,
+    description:
+      "After the writes: owners tells each new failure's test case owner, with one in-app notification of the service per cycle (type EXECUTION_COMPLETED; not to those who turned that type off, never twice). Needs a baseline, as max-new-failures.",
+  },
+  'notify-users': {
+    type: 'list',
+    placeholder: 'EMAIL',
+    modes: GATE_MODES,
+    commands: GATE_COMMANDS,
+    description:
+      'These users (emails, comma-separated or one per line) are told of every new failure, as notify owners tells owners.',
   },
   'rate-limit': {
     type: 'rate',

@@ -17,10 +17,10 @@ import {
   settingsFrom,
 } from '../../src/publish/index.js';
 import { runCli } from '../helpers/cli.js';
-import type { Outcome } from '../../src/reports/model.js';
+import { nightly, NOW, triageSeed } from '../helpers/triage.js';
 import { silentLogger } from '../../src/api/redact.js';
 import { createCycle } from '../../src/publish/index.js';
-import { OTHER_USER, OWNER, RW, testSeed } from '../helpers/emulator.js';
+import { RW, testSeed } from '../helpers/emulator.js';
 import {
   clientOf,
   closeAll,
@@ -32,47 +32,7 @@ import {
 
 afterEach(closeAll);
 
-const NOW = new Date('2026-11-25T10:00:00Z');
 const now = () => NOW;
-
-/** A, B, C, D: Suite.test0..3 (DEMO-T1..T4); A and B owned by Ada, C by Bob, D by Ada. */
-export function triageSeed(extra: Parameters<typeof testSeed>[0] = {}) {
-  const owners = [OWNER, OWNER, OTHER_USER, OWNER];
-  return testSeed({
-    customFields: [
-      { name: 'component', entity: 'test_cases', type: 'string' },
-      { name: 'quarantine', entity: 'test_cases', type: 'string' },
-    ],
-    testCases: ['A', 'B', 'C', 'D'].map((name, i) => ({
-      name,
-      automationKey: `Suite.test${i}`,
-      status: 'ACTIVE',
-      ownerId: owners[i],
-    })),
-    ...extra,
-  });
-}
-
-/** One nightly of the four tests: `fail` lists the failing indexes. */
-export async function nightly(
-  emu: RunningEmulator,
-  run: string,
-  fail: number[],
-  gate: Record<string, unknown> = {},
-) {
-  const settings = publishSettings(
-    settingsFrom({ 'cycle-name': 'Nightly {run_number}', ...gate }),
-    { TESTCYCLE_RUN_NUMBER: run },
-  );
-  const outcome = (i: number): Outcome => (fail.includes(i) ? 'failed' : 'passed');
-  const client = clientOf(emu);
-  const result = await publish(client, {
-    ...settings,
-    gate: { ...settings.gate, now },
-    reports: [reportOf(4, outcome)],
-  });
-  return { result, client };
-}
 
 async function quarantine(emu: RunningEmulator, key: string, until?: string) {
   return addQuarantine(clientOf(emu), {
@@ -339,6 +299,31 @@ describe('max-new-failures against a baseline', () => {
       'baseline-cycle': 'DEMO-R2',
     });
     expect(byKey.result.gate.reasons[0]).toMatch(/^1 new failure against DEMO-R2 "Nightly 2"/);
+  });
+
+  test('nightly on main + PR against main: baseline-cycle as a pattern is the newest nightly', async () => {
+    const emu = await publishEmulator({ seed: triageSeed() });
+    await nightly(emu, '1', [1]); // B failed a while ago
+    await nightly(emu, '2', [2]); // the latest nightly: C failing on main
+    const settings = publishSettings(
+      settingsFrom({
+        'cycle-name': 'PR {pr}',
+        'max-new-failures': 0,
+        'baseline-cycle': 'Nightly {run_number}',
+      }),
+      { GITHUB_REF: 'refs/pull/7/merge', GITHUB_EVENT_NAME: 'pull_request' },
+    );
+    const pr = await publish(clientOf(emu), {
+      ...settings,
+      gate: { ...settings.gate, now },
+      reports: [reportOf(4, (i) => (i === 2 || i === 3 ? 'failed' : 'passed'))],
+    });
+    expect(pr.cycle.name).toBe('PR 7');
+    expect(pr.triage?.baseline).toMatchObject({ key: 'DEMO-R2', name: 'Nightly 2' });
+    expect(pr.triage?.stillFailing.map((t) => t.key)).toEqual(['DEMO-T3']);
+    expect(pr.gate.reasons).toEqual([
+      '1 new failure against DEMO-R2 "Nightly 2", more than 0 allowed: DEMO-T4 "D"',
+    ]);
   });
 
   test("a dry run plans the gate's reads; the real run then sends that many", async () => {

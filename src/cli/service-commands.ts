@@ -162,7 +162,7 @@ function humanResult(r: PublishResult, color: boolean): string {
     );
   }
   if (r.unmatched.length) lines.push(`unmatched: ${r.unmatched.length} test(s)`);
-  lines.push(...triageLines(r.triage));
+  lines.push(...triageLines(r.triage, r.notified));
   if (r.gate.evaluated) {
     lines.push(
       r.gate.passed

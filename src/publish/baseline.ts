@@ -9,7 +9,14 @@ import { ConfigError } from '../api/errors.js';
 import { oneLine } from '../api/redact.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { findCycle } from './cycle.js';
-import { type CycleRef, type NoPreviousCycle, previousInSeries } from './series.js';
+import {
+  type CycleRef,
+  literalParts,
+  matchesPattern,
+  type NoPreviousCycle,
+  patternFilter,
+  previousInSeries,
+} from './series.js';
 
 export interface BaselineOptions {
   /** A cycle's key or name (`--baseline-cycle`); absent: the previous cycle of `series`. */
@@ -34,13 +41,16 @@ export async function findBaseline(
 ): Promise<CycleRef | NoPreviousCycle> {
   if (options.baselineCycle !== undefined) {
     const named = options.baselineCycle;
-    // Keys are opaque (docs/service-api.md 2): a key first, then a name; one lookup each at most.
+    // A pattern (`Nightly main {date}`, `Nightly *`): the newest cycle of that series. Otherwise
+    // keys are opaque (docs/service-api.md 2): a key first, then a name; one lookup each at most.
     const found =
-      (await findCycle(client, { key: named })) ?? (await findCycle(client, { name: named }));
+      literalParts(named).length > 1
+        ? await newestOf(client, named, cycle.id)
+        : ((await findCycle(client, { key: named })) ?? (await findCycle(client, { name: named })));
     if (!found)
       throw new ConfigError(
         'baseline-cycle',
-        `no test cycle has the key or name "${oneLine(named)}" in this Space.`,
+        `no test cycle has the key or name "${oneLine(named)}" in this Space${literalParts(named).length > 1 ? ' (as a pattern: no other cycle of that series)' : ''}.`,
       );
     if (found.id === cycle.id)
       throw new ConfigError(
@@ -51,6 +61,21 @@ export async function findBaseline(
   }
   if (!options.series) return { first: false, why: 'no cycle-name template names a series' };
   return previousInSeries(client, cycle, options.series);
+}
+
+/** The newest cycle (by rank) whose name the pattern matches, other than `except`: one page. */
+async function newestOf(
+  client: ServiceClient,
+  pattern: string,
+  except: string,
+): Promise<Resource<'test_cycles'> | undefined> {
+  for await (const c of client.iterate<'test_cycles'>('/test_cycles', {
+    filter: patternFilter(pattern),
+    sort: ['-rank'],
+    fields: { test_cycles: ['name', 'rank', 'testCycleKey'] },
+  }))
+    if (c.id !== except && matchesPattern(pattern, String(c.attributes.name ?? ''))) return c;
+  return undefined;
 }
 
 /** Every execution's result in the baseline, by test case: one paged read, two fields. */

@@ -64,6 +64,7 @@ export function hasThresholds(g: GateOptions | undefined): g is GateOptions {
       g.maxBlocked !== undefined ||
       g.failOnNotExecuted === true ||
       g.maxNewFailures !== undefined ||
+      g.notify !== undefined ||
       g.filter !== undefined)
   );
 }

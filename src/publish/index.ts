@@ -95,3 +95,13 @@ export {
 export { findBaseline, readBaseline } from './baseline.js';
 export { readTriage, nameTests, type Triage, type TriageGateOptions } from './triage.js';
 export { quarantineSettings, type QuarantineSettings } from './settings.js';
+export {
+  notifyNewFailures,
+  notificationTitle,
+  notificationMessage,
+  NOTIFICATION_TYPE,
+  type Notified,
+  type NotifyOptions,
+  type Recipient,
+} from './notify.js';
+export { previousInSeries, type CycleRef } from './series.js';

@@ -27,7 +27,8 @@ import {
 import { display, keyWarnings, matchTests, type MatchResult, type Unmatched } from './match.js';
 import { formatDuration, Progress } from './progress.js';
 import { combineEntries, resultOf } from './results.js';
-import { type Triage, triageCost } from './triage.js';
+import { type Notified, notifyCost, tellOwners } from './notify.js';
+import { plannedTriage, type Triage, triageCost } from './triage.js';
 import type { PublishSettings } from './settings.js';
 import {
   type CycleContents,
@@ -61,6 +62,8 @@ export interface PublishResult {
   unmatched: Unmatched[];
   /** Quarantined tests, and new failures against a baseline (src/publish/triage.ts), when gated. */
   triage?: Triage;
+  /** Who was told of the new failures (--notify; in a dry run, who would be). */
+  notified?: Notified;
   requests: Pick<RequestStats, 'total' | 'byMethod' | 'retried' | 'rateLimited'>;
   /**
    * A dry run's plan: nothing was written (`writes` are zero), the cycle may not exist yet
@@ -119,7 +122,13 @@ export async function publish(
   const contents = await readContents(run, cycle);
   const match = await matchAll(run, tests, collided, project.id, contents.cases);
   const plan = planWrites(run, tests, match, contents.executions);
-  if (options.dryRun) return dryRunResult(run, cycle, plan, match.unmatched);
+  if (options.dryRun) {
+    // Its reads are the gate's and the notifications', which the real run sends again later:
+    // counted in the plan, so taken off it here (the plan is what comes after the shared reads).
+    const before = client.stats.total;
+    const notified = await wouldTell(run, project.id, cycle, plan);
+    return dryRunResult(run, cycle, plan, match.unmatched, notified, client.stats.total - before);
+  }
   const cycleResource = cycle!.resource;
   const written = await writeResults(run, plan, project.id, cycleResource.id);
   const finalCycle = options.cycle.close
@@ -130,12 +139,14 @@ export async function publish(
     cycleResource,
     localCounts(plan, written.final),
   );
+  const notified = await tellOwners(client, options.gate, cycleResource, triage);
   return {
     cycle: cycleInfo(finalCycle, options.cycle.name),
     counts,
     passRate: passRate(counts, options.gate?.basis ?? 'executed'),
     gate,
     ...(triage ? { triage } : {}),
+    ...(notified ? { notified } : {}),
     writes: {
       created: written.created,
       updated: written.updated,
@@ -250,6 +261,9 @@ function dryRunResult(
   cycle: ResolvedCycle | undefined,
   plan: CountedPlan,
   unmatched: Unmatched[],
+  notified?: Notified,
+  /** Reads this dry run already sent that the plan counts too (wouldTell). */
+  counted = 0,
 ): PublishResult {
   const { options, client } = run;
   const createCycle = !cycle;
@@ -265,7 +279,9 @@ function dryRunResult(
     triageCost(
       hasThresholds(options.gate) ? options.gate : undefined,
       plan.items.length + plan.untouched.length,
-    );
+    ) +
+    notifyCost(notified) -
+    counted;
   run.logger.info(
     `dry run: ${createCycle ? `would create cycle "${options.cycle.name}", ` : ''}${activateCycle ? 'would make the cycle ACTIVE, ' : ''}` +
       `${plan.creates} to create, ${plan.updates} to update, ${plan.unchanged} unchanged; about ${planned} more requests (${client.stats.total} read so far)`,
@@ -278,6 +294,7 @@ function dryRunResult(
     gate: { passed: true, reasons: [], evaluated: false },
     writes: { created: 0, updated: 0, unchanged: plan.unchanged, casesCreated: 0 },
     unmatched,
+    ...(notified ? { notified } : {}),
     requests: requestsOf(client),
     dryRun: {
       plannedRequests: planned,
@@ -288,6 +305,31 @@ function dryRunResult(
     },
     warnings: run.warnings,
   };
+}
+
+/**
+ * A dry run with --notify: who would be told, from the planned results (reads only). A cycle that
+ * does not exist yet stands after every cycle of its series.
+ */
+async function wouldTell(
+  run: Run,
+  projectId: string,
+  cycle: ResolvedCycle | undefined,
+  plan: CountedPlan,
+): Promise<Notified | undefined> {
+  const gate = run.options.gate;
+  if (!gate?.notify) return undefined;
+  const planned = new Map<string, ExecutionResult>();
+  for (const e of plan.untouched) planned.set(e.caseId, e.result);
+  for (const item of plan.items)
+    planned.set(item.caseId, item.kind === 'unchanged' ? item.execution.result : item.result);
+  const target: Resource<'test_cycles'> = cycle?.resource ?? {
+    type: 'test_cycles',
+    id: '',
+    attributes: { name: run.options.cycle.name, rank: Number.MAX_SAFE_INTEGER, projectId },
+  };
+  const triage = await plannedTriage(run.client, target, planned, gate);
+  return tellOwners(run.client, gate, target, triage, true);
 }
 
 interface Written {

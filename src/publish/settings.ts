@@ -232,7 +232,8 @@ export function gateSettings(src: SettingSource): GateOptions {
         `needs ${w.name('cycle-name')}: its template names the series whose previous cycle is compared, e.g. "Nightly {date}".`,
     );
   const triage = triageGateSettings(src, series);
-  const needsSeries = maxPassRateDrop !== undefined || triage.maxNewFailures !== undefined;
+  const needsSeries =
+    maxPassRateDrop !== undefined || triage.maxNewFailures !== undefined || !!triage.notify;
   return {
     minPassRate: numeric(src, 'min-pass-rate'),
     ...(maxPassRateDrop === undefined ? {} : { maxPassRateDrop }),
@@ -262,9 +263,15 @@ function triageGateSettings(src: SettingSource, series: string | undefined): Tri
   const maxNewFailures = numeric(src, 'max-new-failures');
   const baselineCycle = raw(src, 'baseline-cycle');
   choice(src, 'baseline');
-  if (maxNewFailures !== undefined && !baselineCycle && !series)
+  const users = listSetting(src, 'notify-users').flatMap((u) => u.split(','));
+  const notify = { owners: choice(src, 'notify') === 'owners', users: users.map((u) => u.trim()) };
+  for (const email of notify.users)
+    if (!/^[^\s@]+@[^\s@]+$/.test(email))
+      throw new ConfigError('notify-users', `"${email}" is not an email address.`);
+  const notifying = notify.owners || notify.users.length > 0;
+  if ((maxNewFailures !== undefined || notifying) && !baselineCycle && !series)
     throw new ConfigError(
-      'max-new-failures',
+      maxNewFailures !== undefined ? 'max-new-failures' : 'notify',
       (w) =>
         `needs a baseline: ${w.name('cycle-name')} (its template names the series whose previous cycle is compared) or ${w.name('baseline-cycle')}.`,
     );
@@ -273,6 +280,7 @@ function triageGateSettings(src: SettingSource, series: string | undefined): Tri
     ...(src.string('quarantine-field')?.trim() ? { quarantineFieldGiven: true } : {}),
     ...(maxNewFailures === undefined ? {} : { maxNewFailures }),
     ...(baselineCycle ? { baselineCycle } : {}),
+    ...(notifying ? { notify } : {}),
   };
 }
 

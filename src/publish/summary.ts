@@ -92,7 +92,7 @@ export function renderSummary(
     '',
   );
   const head = lines.join('\n');
-  const sections: string[] = triageSections(result.triage, cell);
+  const sections: string[] = triageSections(result.triage, cell, result.notified);
   const failed = reports.flatMap((r) =>
     r.tests
       .filter((t) => t.outcome === 'failed' || t.outcome === 'error')

@@ -4,13 +4,24 @@
  * reason and until. Every piece of data passes the summary's `cell` (escaped, one line, cut).
  */
 import type { TriagedTest } from './quarantine.js';
+import type { Notified } from './notify.js';
 import type { Triage } from './triage.js';
 
 export function triageSections(
   triage: Triage | undefined,
   cell: (text: string) => string,
+  notified?: Notified,
 ): string[] {
-  if (!triage) return [];
+  const told = notified?.recipients.length
+    ? [
+        `### Told through the service (${notified.type})\n\n| Who | New failures | Notification |\n|---|---:|---|\n` +
+          notified.recipients
+            .map((r) => `| ${cell(r.who)} | ${r.tests.length} | ${cell(r.outcome)} |`)
+            .join('\n') +
+          '\n',
+      ]
+    : [];
+  if (!triage) return told;
   const test = (t: TriagedTest) => `${cell(t.key)} ${cell(t.name)}`;
   const table = (title: string, tests: TriagedTest[]) =>
     tests.length
@@ -45,5 +56,5 @@ export function triageSections(
         '\n',
     );
   }
-  return sections;
+  return [...sections, ...told];
 }

@@ -11,8 +11,13 @@ import { oneLine } from '../api/redact.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { baselineCost, findBaseline, isFailing, readBaseline } from './baseline.js';
 import type { CycleCounts } from './gate.js';
+import type { Notified, NotifyOptions } from './notify.js';
+import { chunkIn } from '../api/filter.js';
+import { MAX_FILTER_CHARS } from './match.js';
 import {
   DEFAULT_QUARANTINE_FIELD,
+  isActive,
+  quarantineOf,
   readCasesInCycle,
   readGateExecutions,
   type TriagedTest,
@@ -29,6 +34,8 @@ export interface TriageGateOptions {
   maxNewFailures?: number;
   /** The baseline cycle by key or name; absent: the previous cycle of `series`. */
   baselineCycle?: string;
+  /** Tell owners or named users of the new failures (src/publish/notify.ts). */
+  notify?: NotifyOptions;
   /** The clock that decides whether a quarantine's `until` is past (tests inject one). */
   now?: () => Date;
 }
@@ -66,7 +73,7 @@ export async function readTriage(
 ): Promise<{ triage: Triage; reasons: string[]; notes: string[] }> {
   const now = gate.now?.() ?? new Date();
   const gateFilter = gateFilterOf(gate);
-  const wantFailures = gate.maxNewFailures !== undefined;
+  const wantFailures = gate.maxNewFailures !== undefined || !!gate.notify;
   const read = await readGateExecutions(client, cycle.id, {
     field: gate.quarantineField ?? DEFAULT_QUARANTINE_FIELD,
     failing: wantFailures,
@@ -92,10 +99,11 @@ export async function readTriage(
     );
   }
   if (!wantFailures) return { triage, reasons, notes };
-  const max = gate.maxNewFailures!;
+  const max = gate.maxNewFailures;
   const baseline = await findBaseline(client, cycle, gate);
   if ('why' in baseline) {
-    if (baseline.first) notes.push(`no previous cycle: new failures not checked (${baseline.why})`);
+    if (baseline.first || max === undefined)
+      notes.push(`no previous cycle: new failures not checked (${baseline.why})`);
     else
       reasons.push(
         `no baseline cycle found, so new failures (at most ${max} allowed) were not checked: ${baseline.why}`,
@@ -117,7 +125,7 @@ export async function readTriage(
     candidates,
     f.and(f.eq('result', 'PASSED'), gateFilter),
   );
-  if (triage.newFailures.length > max)
+  if (max !== undefined && triage.newFailures.length > max)
     reasons.push(
       `${plural(triage.newFailures.length, 'new failure')} against ${baseline.key} "${oneLine(baseline.name)}", more than ${max} allowed: ${nameTests(triage.newFailures)}`,
     );
@@ -175,13 +183,16 @@ export function triageCost(
   tests: number,
 ): number {
   if (!gate) return 0;
-  if (gate.maxNewFailures === undefined) return 1;
+  if (gate.maxNewFailures === undefined && !gate.notify) return 1;
   return 1 + (gate.baselineCycle ? 2 : 1) + baselineCost(tests) + 1;
 }
 
-/** The triage in the CLI's human output: one line per list, each bounded. */
-export function triageLines(triage: Triage | undefined): string[] {
-  if (!triage) return [];
+/** The triage in the CLI's human output: one line per list, each bounded; who was told. */
+export function triageLines(triage: Triage | undefined, notified?: Notified): string[] {
+  const told = notified?.recipients.length
+    ? [`notified: ${notified.recipients.map((r) => `${r.who} (${r.outcome})`).join(', ')}`]
+    : [];
+  if (!triage) return told;
   const line = (label: string, tests: TriagedTest[]) =>
     tests.length ? [`${label} (${tests.length}): ${nameTests(tests)}`] : [];
   return [
@@ -192,5 +203,49 @@ export function triageLines(triage: Triage | undefined): string[] {
     ...line('still failing', triage.stillFailing),
     ...line('fixed', triage.fixed),
     ...line('quarantined, not counted', triage.quarantined),
+    ...told,
   ];
+}
+
+/**
+ * A dry run's triage: the new failures the planned results would make, from the cases of the
+ * planned failures (one `id in (...)` read per chunk, with owner and quarantine) and the baseline's
+ * executions; nothing is written, so the cycle may not exist yet (its series' newest cycle is then
+ * the previous one).
+ */
+export async function plannedTriage(
+  client: ServiceClient,
+  cycle: Resource<'test_cycles'>,
+  planned: Map<string, ExecutionResult>,
+  gate: TriageGateOptions & { series?: string },
+): Promise<Triage> {
+  const now = gate.now?.() ?? new Date();
+  const field = gate.quarantineField ?? DEFAULT_QUARANTINE_FIELD;
+  const triage: Triage = { quarantined: [], newFailures: [], stillFailing: [], fixed: [] };
+  const failing = [...planned].filter(([, r]) => isFailing(r)).map(([id]) => id);
+  const baseline = await findBaseline(client, cycle, gate);
+  if ('why' in baseline || failing.length === 0) return triage;
+  triage.baseline = baseline;
+  const before = await readBaseline(client, baseline.id);
+  for (const chunk of chunkIn('id', failing, {
+    maxItems: 100,
+    maxEncodedLength: MAX_FILTER_CHARS,
+  }))
+    for await (const c of client.iterate<'test_cases'>('/test_cases', {
+      filter: chunk,
+      fields: { test_cases: ['testCaseKey', 'name', 'ownerId', 'customFields'] },
+    })) {
+      const quarantine = quarantineOf(c, field);
+      const ownerId = c.attributes.ownerId;
+      const test: TriagedTest = {
+        caseId: c.id,
+        key: String(c.attributes.testCaseKey ?? c.id),
+        name: String(c.attributes.name ?? ''),
+        ...(typeof ownerId === 'string' ? { ownerId } : {}),
+        result: planned.get(c.id)!,
+      };
+      if (quarantine && isActive(quarantine, now)) triage.quarantined.push({ ...test, quarantine });
+      else (isFailing(before.get(c.id)) ? triage.stillFailing : triage.newFailures).push(test);
+    }
+  return triage;
 }
