@@ -8,6 +8,7 @@ import { dashboardBench } from './dashboard-bench.mjs';
 import { packageFootprint } from './package-bench.mjs';
 import { emulatorListLatency, requestFloors, wallFloor } from './publish-bench.mjs';
 import { createLatency, seedingTime } from './emulator-bench.mjs';
+import { triageGateCost } from './triage-bench.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const results = { date: new Date().toISOString(), node: process.version, runs: RUNS };
@@ -46,6 +47,9 @@ results.parse = {
 
 // ---- requests / floor for 1,000 results ----
 results.requests = await requestFloors(1000);
+
+// ---- the new-failure gate over a 1,000-test baseline (requests / floor) ----
+results.triage = await triageGateCost(1000);
 
 // ---- wall time / rate-limit floor, the limit scaled to 100 per 2 s ----
 results.wall = {
@@ -109,6 +113,12 @@ const rows = [
     'requests/floor, 10% changed',
     `${r.changed10.requests} / ${r.changed10.floor}`,
     `${r.changed10.ratio}`,
+    '1.00',
+  ],
+  [
+    'requests/floor, new-failure gate, 1,000-test baseline',
+    `${results.triage.requests} / ${results.triage.floor} (without it ${results.triage.withoutNewFailureGate}), ${results.triage.ms} ms`,
+    `${(results.triage.requests / results.triage.floor).toFixed(2)}`,
     '1.00',
   ],
   [
