@@ -437,6 +437,24 @@ export const SETTINGS = {
     description:
       'max-new-failures: the cycle to compare with, by key or name, or the newest cycle of a series by a pattern such as "Nightly main {date}" (the latest nightly of main); it wins over baseline.',
   },
+  'auto-quarantine': {
+    type: 'string',
+    placeholder: 'FLIPS/CYCLES',
+    modes: GATE_MODES,
+    commands: GATE_COMMANDS,
+    description:
+      'Before the gate: a test failing now whose result flipped between pass and fail at least FLIPS times in the last CYCLES cycles of the series (cycle-name) is quarantined, with the rule as its reason, e.g. 2/10.',
+  },
+  'release-after': {
+    type: 'integer',
+    min: 1,
+    max: 100,
+    placeholder: 'K',
+    modes: GATE_MODES,
+    commands: GATE_COMMANDS,
+    description:
+      "Before the gate: a quarantine that auto-quarantine set is removed once the test PASSED in each of the last K cycles of the series (a person's quarantine stays).",
+  },
   notify: {
     type: 'choice',
     choices: ['none', 'owners'],

@@ -21,6 +21,7 @@ import {
   outputFile,
   type PublishResult,
 } from '../publish/index.js';
+import { describeRuleChanges } from '../publish/auto-quarantine.js';
 import { triageLines } from '../publish/triage.js';
 import type { CommandContext } from './main.js';
 import { EXIT_CODES } from './exit-codes.js';
@@ -162,7 +163,10 @@ function humanResult(r: PublishResult, color: boolean): string {
     );
   }
   if (r.unmatched.length) lines.push(`unmatched: ${r.unmatched.length} test(s)`);
-  lines.push(...triageLines(r.triage, r.notified));
+  lines.push(
+    ...(r.autoQuarantine ? describeRuleChanges(r.autoQuarantine) : []),
+    ...triageLines(r.triage, r.notified),
+  );
   if (r.gate.evaluated) {
     lines.push(
       r.gate.passed

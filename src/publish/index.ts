@@ -105,3 +105,10 @@ export {
   type Recipient,
 } from './notify.js';
 export { previousInSeries, type CycleRef } from './series.js';
+export {
+  applyAutoQuarantine,
+  parseAutoQuarantine,
+  flipsOf,
+  type AutoQuarantineOptions,
+  type AutoQuarantineResult,
+} from './auto-quarantine.js';

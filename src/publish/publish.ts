@@ -27,6 +27,7 @@ import {
 import { display, keyWarnings, matchTests, type MatchResult, type Unmatched } from './match.js';
 import { formatDuration, Progress } from './progress.js';
 import { combineEntries, resultOf } from './results.js';
+import { type AutoQuarantineResult, ruleStep } from './auto-quarantine.js';
 import { type Notified, notifyCost, tellOwners } from './notify.js';
 import { plannedTriage, type Triage, triageCost } from './triage.js';
 import type { PublishSettings } from './settings.js';
@@ -64,6 +65,8 @@ export interface PublishResult {
   triage?: Triage;
   /** Who was told of the new failures (--notify; in a dry run, who would be). */
   notified?: Notified;
+  /** What --auto-quarantine and --release-after changed (in a dry run, would change). */
+  autoQuarantine?: AutoQuarantineResult;
   requests: Pick<RequestStats, 'total' | 'byMethod' | 'retried' | 'rateLimited'>;
   /**
    * A dry run's plan: nothing was written (`writes` are zero), the cycle may not exist yet
@@ -123,17 +126,23 @@ export async function publish(
   const match = await matchAll(run, tests, collided, project.id, contents.cases);
   const plan = planWrites(run, tests, match, contents.executions);
   if (options.dryRun) {
-    // Its reads are the gate's and the notifications', which the real run sends again later:
-    // counted in the plan, so taken off it here (the plan is what comes after the shared reads).
+    // Its reads are the rule's, the gate's and the notifications', which the real run sends
+    // again later: counted in the plan, so taken off it here (the plan is what comes after the
+    // shared reads).
     const before = client.stats.total;
-    const notified = await wouldTell(run, project.id, cycle, plan);
-    return dryRunResult(run, cycle, plan, match.unmatched, notified, client.stats.total - before);
+    const extras = await plannedTriageSteps(run, project.id, cycle, plan);
+    return dryRunResult(run, cycle, plan, match.unmatched, {
+      ...extras,
+      counted: client.stats.total - before,
+    });
   }
   const cycleResource = cycle!.resource;
   const written = await writeResults(run, plan, project.id, cycleResource.id);
   const finalCycle = options.cycle.close
     ? await setCycleStatus(client, cycleResource, 'DONE')
     : cycleResource;
+  // The rule first, so that a test it quarantines now is left out of this gate already.
+  const autoQuarantine = await ruleStep(client, options.gate, cycleResource);
   const { counts, gate, triage } = await gateStep(
     run,
     cycleResource,
@@ -147,6 +156,7 @@ export async function publish(
     gate,
     ...(triage ? { triage } : {}),
     ...(notified ? { notified } : {}),
+    ...(autoQuarantine ? { autoQuarantine } : {}),
     writes: {
       created: written.created,
       updated: written.updated,
@@ -261,10 +271,14 @@ function dryRunResult(
   cycle: ResolvedCycle | undefined,
   plan: CountedPlan,
   unmatched: Unmatched[],
-  notified?: Notified,
-  /** Reads this dry run already sent that the plan counts too (wouldTell). */
-  counted = 0,
+  extras: {
+    notified?: Notified;
+    autoQuarantine?: AutoQuarantineResult;
+    /** Reads this dry run already sent that the plan counts too (plannedTriageSteps). */
+    counted: number;
+  } = { counted: 0 },
 ): PublishResult {
+  const { notified, autoQuarantine, counted } = extras;
   const { options, client } = run;
   const createCycle = !cycle;
   const activateCycle = !!cycle?.activated;
@@ -280,7 +294,9 @@ function dryRunResult(
       hasThresholds(options.gate) ? options.gate : undefined,
       plan.items.length + plan.untouched.length,
     ) +
-    notifyCost(notified) -
+    notifyCost(notified) +
+    (autoQuarantine?.readRequests ?? 0) +
+    (autoQuarantine?.writeRequests ?? 0) -
     counted;
   run.logger.info(
     `dry run: ${createCycle ? `would create cycle "${options.cycle.name}", ` : ''}${activateCycle ? 'would make the cycle ACTIVE, ' : ''}` +
@@ -295,6 +311,7 @@ function dryRunResult(
     writes: { created: 0, updated: 0, unchanged: plan.unchanged, casesCreated: 0 },
     unmatched,
     ...(notified ? { notified } : {}),
+    ...(autoQuarantine ? { autoQuarantine } : {}),
     requests: requestsOf(client),
     dryRun: {
       plannedRequests: planned,
@@ -308,17 +325,18 @@ function dryRunResult(
 }
 
 /**
- * A dry run with --notify: who would be told, from the planned results (reads only). A cycle that
- * does not exist yet stands after every cycle of its series.
+ * A dry run's triage steps, from the planned results (reads only): what the rule would quarantine
+ * and release, and who would be told. A cycle that does not exist yet stands after every cycle of
+ * its series.
  */
-async function wouldTell(
+async function plannedTriageSteps(
   run: Run,
   projectId: string,
   cycle: ResolvedCycle | undefined,
   plan: CountedPlan,
-): Promise<Notified | undefined> {
+): Promise<{ notified?: Notified; autoQuarantine?: AutoQuarantineResult }> {
   const gate = run.options.gate;
-  if (!gate?.notify) return undefined;
+  if (!gate?.notify && !gate?.autoQuarantine) return {};
   const planned = new Map<string, ExecutionResult>();
   for (const e of plan.untouched) planned.set(e.caseId, e.result);
   for (const item of plan.items)
@@ -328,8 +346,20 @@ async function wouldTell(
     id: '',
     attributes: { name: run.options.cycle.name, rank: Number.MAX_SAFE_INTEGER, projectId },
   };
-  const triage = await plannedTriage(run.client, target, planned, gate);
-  return tellOwners(run.client, gate, target, triage, true);
+  const autoQuarantine = await ruleStep(run.client, gate, target, planned);
+  const notified = gate.notify
+    ? await tellOwners(
+        run.client,
+        gate,
+        target,
+        await plannedTriage(run.client, target, planned, gate),
+        true,
+      )
+    : undefined;
+  return {
+    ...(notified ? { notified } : {}),
+    ...(autoQuarantine ? { autoQuarantine } : {}),
+  };
 }
 
 interface Written {

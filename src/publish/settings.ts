@@ -21,6 +21,7 @@ import { ciContext, renderCycleName, workspaceOf } from './context.js';
 import type { GateOptions } from './gate.js';
 import type { TriageGateOptions } from './triage.js';
 import { untilSetting } from './quarantine.js';
+import { parseAutoQuarantine } from './auto-quarantine.js';
 import { checkAutomationKeyTemplate, keyPattern, type MatchOptions } from './match.js';
 import type { ErrorAs, FlakyMode, MergeMode } from './results.js';
 
@@ -233,7 +234,10 @@ export function gateSettings(src: SettingSource): GateOptions {
     );
   const triage = triageGateSettings(src, series);
   const needsSeries =
-    maxPassRateDrop !== undefined || triage.maxNewFailures !== undefined || !!triage.notify;
+    maxPassRateDrop !== undefined ||
+    triage.maxNewFailures !== undefined ||
+    !!triage.notify ||
+    !!triage.autoQuarantine;
   return {
     minPassRate: numeric(src, 'min-pass-rate'),
     ...(maxPassRateDrop === undefined ? {} : { maxPassRateDrop }),
@@ -275,7 +279,21 @@ function triageGateSettings(src: SettingSource, series: string | undefined): Tri
       (w) =>
         `needs a baseline: ${w.name('cycle-name')} (its template names the series whose previous cycle is compared) or ${w.name('baseline-cycle')}.`,
     );
+  const rule = raw(src, 'auto-quarantine');
+  const releaseAfter = numeric(src, 'release-after');
+  const autoQuarantine = {
+    ...(rule ? { rule: parseAutoQuarantine(rule) } : {}),
+    ...(releaseAfter === undefined ? {} : { releaseAfter }),
+  };
+  const ruling = rule !== undefined || releaseAfter !== undefined;
+  if (ruling && !series)
+    throw new ConfigError(
+      rule !== undefined ? 'auto-quarantine' : 'release-after',
+      (w) =>
+        `needs ${w.name('cycle-name')}: its template names the series whose cycles are looked at, e.g. "Nightly {date}".`,
+    );
   return {
+    ...(ruling ? { autoQuarantine } : {}),
     quarantineField: quarantineFieldSetting(src),
     ...(src.string('quarantine-field')?.trim() ? { quarantineFieldGiven: true } : {}),
     ...(maxNewFailures === undefined ? {} : { maxNewFailures }),

@@ -6,6 +6,7 @@
 import { clip, neutralise, oneLine } from '../api/redact.js';
 import type { ParsedReport } from '../reports/model.js';
 import type { PublishResult } from './publish.js';
+import { describeRuleChanges } from './auto-quarantine.js';
 import { triageSections } from './triage-summary.js';
 
 export interface SummaryOptions {
@@ -93,6 +94,8 @@ export function renderSummary(
   );
   const head = lines.join('\n');
   const sections: string[] = triageSections(result.triage, cell, result.notified);
+  const ruled = result.autoQuarantine ? describeRuleChanges(result.autoQuarantine) : [];
+  if (ruled.length) sections.unshift(`${ruled.map((line) => `- ${cell(line)}`).join('\n')}\n`);
   const failed = reports.flatMap((r) =>
     r.tests
       .filter((t) => t.outcome === 'failed' || t.outcome === 'error')

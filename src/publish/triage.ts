@@ -12,6 +12,7 @@ import type { ExecutionResult } from '../schema/resources.js';
 import { baselineCost, findBaseline, isFailing, readBaseline } from './baseline.js';
 import type { CycleCounts } from './gate.js';
 import type { Notified, NotifyOptions } from './notify.js';
+import type { AutoQuarantineOptions } from './auto-quarantine.js';
 import { chunkIn } from '../api/filter.js';
 import { MAX_FILTER_CHARS } from './match.js';
 import {
@@ -34,6 +35,8 @@ export interface TriageGateOptions {
   maxNewFailures?: number;
   /** The baseline cycle by key or name; absent: the previous cycle of `series`. */
   baselineCycle?: string;
+  /** The automatic quarantine rule, applied before the gate (src/publish/auto-quarantine.ts). */
+  autoQuarantine?: AutoQuarantineOptions;
   /** Tell owners or named users of the new failures (src/publish/notify.ts). */
   notify?: NotifyOptions;
   /** The clock that decides whether a quarantine's `until` is past (tests inject one). */
