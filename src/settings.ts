@@ -375,10 +375,10 @@ export const SETTINGS = {
     type: 'string',
     default: DEFAULT_QUARANTINE_FIELD,
     placeholder: 'NAME',
-    modes: [...GATE_MODES, 'quarantine'],
-    commands: [...GATE_COMMANDS, ...QUARANTINE_COMMANDS],
+    modes: [...GATE_MODES, 'quarantine', 'report'],
+    commands: [...GATE_COMMANDS, ...QUARANTINE_COMMANDS, 'report'],
     description:
-      'The string custom field of test cases that holds a quarantine ({"since","until","reason","by"} as JSON). The gate leaves quarantined tests out of every threshold; their results are still written.',
+      'The string custom field of test cases that holds a quarantine ({"since","until","reason","by"} as JSON). The gate leaves quarantined tests out of every threshold; their results are still written. The report marks them.',
   },
   'quarantine-action': {
     type: 'choice',

@@ -16,6 +16,7 @@ import {
   renderSummary,
   settingsFrom,
 } from '../../src/publish/index.js';
+import { buildReport, reportCommandSettings } from '../../src/dashboard/index.js';
 import { runCli } from '../helpers/cli.js';
 import { nightly, NOW, triageSeed } from '../helpers/triage.js';
 import { silentLogger } from '../../src/api/redact.js';
@@ -376,6 +377,31 @@ describe('what people see', () => {
     expect(md).toContain('1 quarantined test failed; not counted.');
     expect(at('### New failures')).toBeLessThan(at('### Fixed'));
     expect(at('### Fixed')).toBeLessThan(at('### 🧊 Quarantined'));
+  });
+
+  test('the report page marks the quarantined test in its flaky list, with reason and until', async () => {
+    const emu = await publishEmulator({ seed: triageSeed() });
+    for (const [run, fail] of [
+      ['1', [1]],
+      ['2', []],
+      ['3', [1]],
+      ['4', []],
+    ] as const)
+      await nightly(emu, run, [...fail]);
+    await quarantine(emu, 'DEMO-T2', '2026-12-31');
+    const report = await buildReport(
+      clientOf(emu),
+      reportCommandSettings(settingsFrom({ 'series-name': 'Nightly {run_number}' })),
+    );
+    const row = /<tr data-test-id="[^"]+"><td>B<span class="key">DEMO-T2<\/span>(.*?)<\/td>/.exec(
+      report.html.slice(report.html.indexOf('id="flaky"')),
+    );
+    expect(row?.[1]).toContain('🧊 quarantined until 2026-12-31: flaky: races the cache');
+    expect(report.markdown).toContain('🧊 quarantined until 2026-12-31: flaky: races the cache');
+    expect(report.model.flaky?.items[0]).toMatchObject({
+      key: 'DEMO-T2',
+      quarantine: { reason: 'flaky: races the cache', until: '2026-12-31', by: 'ada@example.com' },
+    });
   });
 
   test('CLI: quarantine add, list and remove; gate --max-new-failures exits 1 naming B and C', async () => {

@@ -20,6 +20,8 @@
  * leaving out the oldest cycles' histories first (then the oldest cycles' counts), and the result
  * says what was left out. Every request goes through the client's one scheduler (its pacing).
  */
+import { quarantineOf } from '../publish/quarantine.js';
+import type { QuarantineMark } from './model.js';
 import type { Resource, ServiceClient } from '../api/client.js';
 import { MAX_PAGE_SIZE } from '../api/client.js';
 import { ConfigError, ServiceError } from '../api/errors.js';
@@ -49,6 +51,8 @@ export interface TestInfo {
   name: string;
   key?: string;
   automationKey?: string;
+  /** Its quarantine, when the case's quarantine field holds one (src/publish/quarantine.ts). */
+  quarantine?: QuarantineMark;
 }
 
 export interface SeriesCycleData {
@@ -106,6 +110,8 @@ export interface ReadSeriesOptions {
   pageSize?: number;
   /** Called once counts are known and before the costly part, with the whole prediction. */
   onPlan?: (plan: RequestPlan) => void;
+  /** The test-case custom field of quarantines: the embedded cases carry it, the page marks them. */
+  quarantineField?: string;
 }
 
 function seriesFilter(spec: SeriesSpec): Filter | undefined {
@@ -242,7 +248,7 @@ async function readHistory(
   cycleId: string,
   tests: Map<string, TestInfo>,
   budget: Budget,
-  options: { pageSize: number; include: boolean; ids: Map<string, string> },
+  options: { pageSize: number; include: boolean; ids: Map<string, string>; field?: string },
 ): Promise<CycleHistory | undefined> {
   const path = `/test_cycles/${encodeURIComponent(cycleId)}/testCaseExecutions`;
   for (;;) {
@@ -254,12 +260,22 @@ async function readHistory(
       for await (const page of client.pages<'test_case_executions'>(path, {
         fields: {
           test_case_executions: ['testCaseId', 'result'],
-          ...(include ? { test_cases: ['name', 'testCaseKey', 'automationKey'] } : {}),
+          ...(include
+            ? {
+                test_cases: [
+                  'name',
+                  'testCaseKey',
+                  'automationKey',
+                  ...(options.field ? ['customFields'] : []),
+                ],
+              }
+            : {}),
         },
         ...(include ? { include: ['testCase'] } : {}),
         pageSize: options.pageSize,
       })) {
-        for (const r of page.included) if (r.type === 'test_cases') tests.set(r.id, testInfo(r));
+        for (const r of page.included)
+          if (r.type === 'test_cases') tests.set(r.id, testInfo(r, options.field));
         for (const r of page.data) {
           const read = String(r.attributes.testCaseId ?? '');
           if (!read) continue;
@@ -287,12 +303,16 @@ async function readHistory(
   }
 }
 
-function testInfo(r: Resource): TestInfo {
+function testInfo(r: Resource, field: string | undefined): TestInfo {
   const a = r.attributes as Record<string, unknown>;
+  const q = field ? quarantineOf(r, field) : undefined;
   return {
     name: typeof a.name === 'string' ? a.name : r.id,
     ...(typeof a.testCaseKey === 'string' ? { key: a.testCaseKey } : {}),
     ...(typeof a.automationKey === 'string' ? { automationKey: a.automationKey } : {}),
+    ...(q
+      ? { quarantine: { reason: q.reason, by: q.by, ...(q.until ? { until: q.until } : {}) } }
+      : {}),
   };
 }
 
@@ -353,7 +373,12 @@ export async function readSeries(
   options.onPlan?.(plan);
 
   const tests = new Map<string, TestInfo>();
-  const include = { pageSize, include: true, ids: new Map<string, string>() };
+  const include = {
+    pageSize,
+    include: true,
+    ids: new Map<string, string>(),
+    field: options.quarantineField,
+  };
   const withoutHistory: string[] = [];
   for (let i = 0; i < counted.length; i++) {
     const item = counted[i]!;

@@ -199,6 +199,10 @@ export function demoSeed(): Seed {
         role: 'read-only',
       },
     ],
-    customFields: [{ name: 'component', entity: 'test_cases', type: 'string' }],
+    customFields: [
+      { name: 'component', entity: 'test_cases', type: 'string' },
+      // Where `testcycle quarantine` keeps a quarantine (src/publish/quarantine.ts).
+      { name: 'quarantine', entity: 'test_cases', type: 'string' },
+    ],
   };
 }
