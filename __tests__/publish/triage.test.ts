@@ -210,20 +210,28 @@ describe('the gate leaves quarantined tests out', () => {
     expect(plain.gate.reasons).toEqual(['1 failed, more than 0 allowed']);
     expect(plain.gate.notes).toBeUndefined();
     expect(other.stats.total).toBe(3);
-    // Named on purpose: the refusal is said.
+    // Another field named (the action passes the default as given, so only another name counts):
+    // the refusal is said.
     const named = await gateCycle(clientOf(bare), target, {
       ...gateSettings(
         settingsFrom({
           'cycle-name': 'Nightly 1',
           'max-failed': 0,
-          'quarantine-field': 'quarantine',
+          'quarantine-field': 'flaky_hold',
         }),
       ),
       now,
     });
     expect(named.gate.notes?.[0]).toMatch(
-      /^quarantine not applied: the service refused a filter on the test-case custom field "quarantine"/,
+      /^quarantine not applied: the service refused a filter on the test-case custom field "flaky_hold"/,
     );
+    expect(
+      gateSettings(settingsFrom({ 'cycle-name': 'N', 'quarantine-field': 'quarantine' }))
+        .quarantineFieldGiven,
+    ).toBeUndefined();
+    expect(() =>
+      gateSettings(settingsFrom({ 'cycle-name': 'N', 'quarantine-field': 'a.b' })),
+    ).toThrow(/^quarantine-field: "a\.b" is not a custom field name/);
   });
 });
 

@@ -295,7 +295,10 @@ function triageGateSettings(src: SettingSource, series: string | undefined): Tri
   return {
     ...(ruling ? { autoQuarantine } : {}),
     quarantineField: quarantineFieldSetting(src),
-    ...(src.string('quarantine-field')?.trim() ? { quarantineFieldGiven: true } : {}),
+    // The action passes every input's default, so "given" is "names another field than the default".
+    ...(quarantineFieldSetting(src) !== spec('quarantine-field').default
+      ? { quarantineFieldGiven: true }
+      : {}),
     ...(maxNewFailures === undefined ? {} : { maxNewFailures }),
     ...(baselineCycle ? { baselineCycle } : {}),
     ...(notifying ? { notify } : {}),

@@ -29,7 +29,7 @@ import type { CycleRef } from './series.js';
 export interface TriageGateOptions {
   /** The test-case custom field holding quarantines; default `quarantine`. */
   quarantineField?: string;
-  /** The field was named by the user: a Space that refuses it is said in a note. */
+  /** The field is not the default one: a Space that refuses it is said in a note. */
   quarantineFieldGiven?: boolean;
   /** Fail when more tests fail now that passed (or had no execution) in the baseline. */
   maxNewFailures?: number;
