@@ -103,6 +103,7 @@ test('--notify-users tells named users of every new failure; an unknown email is
     'notify-users': 'ada@example.com,nobody@example.com',
   });
   expect(result.notified?.unknownUsers).toEqual(['nobody@example.com']);
+  expect(result.warnings).toContain('notify-users: no user of the Space has nobody@example.com');
   expect(notifications(emu)).toEqual([
     expect.objectContaining({
       recipientUserId: OWNER,

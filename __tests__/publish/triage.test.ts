@@ -446,6 +446,26 @@ describe('what people see', () => {
       '2 new failures against DEMO-R1 "Nightly 1", more than 0 allowed: DEMO-T2 "B", DEMO-T3 "C"',
     );
     expect(gate.out).toContain('quarantined, not counted (1): DEMO-T1 "A"');
+    const json = await runCli(
+      [
+        'gate',
+        '--cycle-name',
+        'Nightly 2',
+        '--max-new-failures',
+        '0',
+        '--baseline-cycle',
+        'Nightly 1',
+        '--json',
+      ],
+      env,
+    );
+    const parsed = JSON.parse(json.out);
+    expect(parsed.triage.newFailures.map((t: { key: string }) => t.key)).toEqual([
+      'DEMO-T2',
+      'DEMO-T3',
+    ]);
+    expect(parsed.triage.fixed).toEqual([]);
+    expect(parsed.gate.outcome).toBe('failed');
     const remove = await runCli(['quarantine', 'remove', '--case', 'DEMO-T1'], env);
     expect(remove.out).toMatch(/^released DEMO-T1 "A"/);
     const bad = await runCli(

@@ -8,6 +8,7 @@
  * Quarantined tests are never new failures (src/publish/triage.ts), so they notify no one.
  */
 import type { Resource, ServiceClient } from '../api/client.js';
+import { ServiceError } from '../api/errors.js';
 import { chunkIn, f, type Filter } from '../api/filter.js';
 import { oneLine } from '../api/redact.js';
 import { createOrFind } from './idempotent.js';
@@ -26,7 +27,7 @@ export interface NotifyOptions {
   users: string[];
 }
 
-export type NotifyOutcome = 'sent' | 'already sent' | 'turned off' | 'would be told';
+export type NotifyOutcome = 'sent' | 'already sent' | 'turned off' | 'would be told' | 'not sent';
 
 export interface Recipient {
   userId: string;
@@ -43,6 +44,8 @@ export interface Notified {
   unknownUsers: string[];
   /** No record read carried the organization id: the first POST reads a token for it (one request). */
   readsOrganization?: boolean;
+  /** Why some were not sent (the organization id could not be read): the results stay written. */
+  problem?: string;
 }
 
 /** Reads of `field in (ids)` in chunks that keep URLs short (docs/design.md "Publish: request budget"). */
@@ -166,7 +169,22 @@ export async function notifyNewFailures(
     };
     out.recipients.push(recipient);
     if (recipient.outcome !== 'sent') continue;
-    organizationId ??= await organizationOf(client);
+    if (organizationId === undefined) {
+      try {
+        organizationId = await organizationOf(client);
+      } catch (error) {
+        // A token that may not list tokens (docs/service-api.md 2.1): say so, do not fail the run.
+        if (!(error instanceof ServiceError)) throw error;
+        out.problem = `the organization id that notifications need could not be read (GET /tokens: ${oneLine(error.message)})`;
+        organizationId = '';
+      }
+    }
+    if (!organizationId) {
+      recipient.outcome = 'not sent';
+      out.problem ??=
+        'no record the token can read carries the organization id that notifications need';
+      continue;
+    }
     await post(client, options, { userId, tests: own, organizationId });
   }
   return out;
@@ -192,7 +210,8 @@ async function organizationOf(client: ServiceClient): Promise<string> {
     pageSize: 1,
     fields: { tokens: ['organizationId'] },
   });
-  return String(page.data[0]?.attributes.organizationId ?? '');
+  const id = page.data[0]?.attributes.organizationId;
+  return typeof id === 'string' ? id : '';
 }
 
 async function post(

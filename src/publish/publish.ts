@@ -149,6 +149,9 @@ export async function publish(
     localCounts(plan, written.final),
   );
   const notified = await tellOwners(client, options.gate, cycleResource, triage);
+  if (notified?.problem) run.warn(`notifications not sent: ${notified.problem}`);
+  if (notified?.unknownUsers.length)
+    run.warn(`notify-users: no user of the Space has ${notified.unknownUsers.join(', ')}`);
   return {
     cycle: cycleInfo(finalCycle, options.cycle.name),
     counts,

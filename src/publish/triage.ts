@@ -193,7 +193,13 @@ export function triageCost(
 /** The triage in the CLI's human output: one line per list, each bounded; who was told. */
 export function triageLines(triage: Triage | undefined, notified?: Notified): string[] {
   const told = notified?.recipients.length
-    ? [`notified: ${notified.recipients.map((r) => `${r.who} (${r.outcome})`).join(', ')}`]
+    ? [
+        `notified: ${notified.recipients.map((r) => `${r.who} (${r.outcome})`).join(', ')}`,
+        ...(notified.problem ? [`notifications: ${notified.problem}`] : []),
+        ...(notified.unknownUsers.length
+          ? [`notify-users: no user has ${notified.unknownUsers.join(', ')}`]
+          : []),
+      ]
     : [];
   if (!triage) return told;
   const line = (label: string, tests: TriagedTest[]) =>
