@@ -429,36 +429,14 @@ describe('what people see', () => {
       'DEMO-T1',
     ]);
     await nightly(emu, '2', [0, 1, 2]);
-    const gate = await runCli(
-      [
-        'gate',
-        '--cycle-name',
-        'Nightly 2',
-        '--max-new-failures',
-        '0',
-        '--baseline-cycle',
-        'Nightly 1',
-      ],
-      env,
-    );
+    const gateArgs = ['gate', '--cycle-name', 'Nightly 2', '--max-new-failures', '0'];
+    const gate = await runCli([...gateArgs, '--baseline-cycle', 'Nightly 1'], env);
     expect(gate.code).toBe(1);
     expect(gate.out).toContain(
       '2 new failures against DEMO-R1 "Nightly 1", more than 0 allowed: DEMO-T2 "B", DEMO-T3 "C"',
     );
     expect(gate.out).toContain('quarantined, not counted (1): DEMO-T1 "A"');
-    const json = await runCli(
-      [
-        'gate',
-        '--cycle-name',
-        'Nightly 2',
-        '--max-new-failures',
-        '0',
-        '--baseline-cycle',
-        'Nightly 1',
-        '--json',
-      ],
-      env,
-    );
+    const json = await runCli([...gateArgs, '--baseline-cycle', 'Nightly 1', '--json'], env);
     const parsed = JSON.parse(json.out);
     expect(parsed.triage.newFailures.map((t: { key: string }) => t.key)).toEqual([
       'DEMO-T2',
