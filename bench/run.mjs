@@ -9,6 +9,7 @@ import { packageFootprint } from './package-bench.mjs';
 import { emulatorListLatency, requestFloors, wallFloor } from './publish-bench.mjs';
 import { createLatency, seedingTime } from './emulator-bench.mjs';
 import { syncFloors } from './sync-bench.mjs';
+import { triageGateCost } from './triage-bench.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const results = { date: new Date().toISOString(), node: process.version, runs: RUNS };
@@ -50,6 +51,8 @@ results.requests = await requestFloors(1000);
 
 // ---- requests / floor for a sync of 1,000 cases: nothing changed, 10% renamed ----
 results.sync = await syncFloors(1000);
+// ---- the new-failure gate over a 1,000-test baseline (requests / floor) ----
+results.triage = await triageGateCost(1000);
 
 // ---- wall time / rate-limit floor, the limit scaled to 100 per 2 s ----
 results.wall = {
@@ -125,6 +128,12 @@ const rows = [
     'requests/floor, sync, 10% renamed',
     `${results.sync.renamed10.requests} / ${results.sync.renamed10.floor} (${results.sync.renamed10.writes} writes)`,
     `${results.sync.renamed10.ratio}`,
+    '1.00',
+  ],
+  [
+    'requests/floor, new-failure gate, 1,000-test baseline',
+    `${results.triage.requests} / ${results.triage.floor} (without it ${results.triage.withoutNewFailureGate}), ${results.triage.ms} ms`,
+    `${(results.triage.requests / results.triage.floor).toFixed(2)}`,
     '1.00',
   ],
   [

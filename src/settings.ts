@@ -7,12 +7,21 @@ import { DEFAULT_TIMEOUT_MS } from './api/transport.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_RATE_LIMIT, formatRateLimit } from './api/scheduler.js';
 import { DEFAULT_RETRY_POLICY } from './api/retry-policy.js';
 import { DEFAULT_AUTOMATION_KEY, DEFAULT_KEY_PATTERN } from './publish/match.js';
+import { DEFAULT_QUARANTINE_FIELD } from './publish/quarantine.js';
 import { DEFAULT_MAX_BYTES } from './reports/read.js';
 import { FORMAT_IDS } from './reports/registry.js';
 import { SYNC_SETTINGS } from './settings-sync.js';
 
 /** The action's `mode` values. */
-export const MODES = ['publish', 'gate', 'create-cycle', 'close-cycle', 'report', 'sync'] as const;
+export const MODES = [
+  'publish',
+  'gate',
+  'create-cycle',
+  'close-cycle',
+  'report',
+  'sync',
+  'quarantine',
+] as const;
 export type Mode = (typeof MODES)[number];
 
 /** The action's `comment` values. Off by default: a new comment on every PR is something a
@@ -30,7 +39,16 @@ export type CommandName =
   | 'check'
   | 'emulator'
   | 'report'
-  | 'sync';
+  | 'sync'
+  | QuarantineCommand;
+
+/** `testcycle quarantine add|remove|list` (src/cli/quarantine.ts). */
+export const QUARANTINE_COMMANDS = [
+  'quarantine add',
+  'quarantine remove',
+  'quarantine list',
+] as const;
+export type QuarantineCommand = (typeof QUARANTINE_COMMANDS)[number];
 
 export type SettingType =
   /** Free text (a template, a pattern, a path). */
@@ -99,6 +117,7 @@ const SERVICE: readonly CommandName[] = [
   'check',
   'report',
   'sync',
+  ...QUARANTINE_COMMANDS,
 ];
 const GATE_MODES: readonly Mode[] = ['publish', 'gate'];
 const GATE_COMMANDS: readonly CommandName[] = ['publish', 'gate'];
@@ -396,6 +415,108 @@ export const SETTINGS = {
     description:
       'Gate: an extra FiltrQL condition on the executions, e.g. testCase.priority = "CRITICAL".',
   },
+  // Triage (docs/design.md "Triage"): quarantine, new failures against a baseline, owners told.
+  'quarantine-field': {
+    type: 'string',
+    default: DEFAULT_QUARANTINE_FIELD,
+    placeholder: 'NAME',
+    modes: [...GATE_MODES, 'quarantine', 'report'],
+    commands: [...GATE_COMMANDS, ...QUARANTINE_COMMANDS, 'report'],
+    description:
+      'The string custom field of test cases that holds a quarantine ({"since","until","reason","by"} as JSON). The gate leaves quarantined tests out of every threshold; their results are still written. The report marks them.',
+  },
+  'quarantine-action': {
+    type: 'choice',
+    choices: ['list', 'add', 'remove'],
+    default: 'list',
+    modes: ['quarantine'],
+    description:
+      'Mode quarantine: list the quarantined test cases, add a quarantine to case-key, or remove it.',
+  },
+  'case-key': {
+    type: 'string',
+    flag: 'case',
+    placeholder: 'KEY',
+    modes: ['quarantine'],
+    commands: ['quarantine add', 'quarantine remove'],
+    description: 'Quarantine: the key of the test case (e.g. DEMO-T12).',
+  },
+  reason: {
+    type: 'string',
+    placeholder: 'TEXT',
+    modes: ['quarantine'],
+    commands: ['quarantine add'],
+    description: 'Quarantine add: why the test is quarantined (required).',
+  },
+  until: {
+    type: 'string',
+    placeholder: 'DATE',
+    modes: ['quarantine'],
+    commands: ['quarantine add'],
+    description:
+      'Quarantine add: the last day it counts (YYYY-MM-DD, or an ISO date-time); after it the gate counts the test again.',
+  },
+  'max-new-failures': {
+    type: 'integer',
+    min: 0,
+    placeholder: 'N',
+    modes: GATE_MODES,
+    commands: GATE_COMMANDS,
+    description:
+      'Gate: fail when more than N tests are FAILED or BLOCKED now that PASSED, or had no result, in the baseline cycle (quarantined tests not counted). The summary lists new failures, still failing and fixed.',
+  },
+  baseline: {
+    type: 'choice',
+    choices: ['previous'],
+    default: 'previous',
+    modes: GATE_MODES,
+    commands: GATE_COMMANDS,
+    description:
+      "max-new-failures: previous compares with the previous cycle of the series (cycle-name's template, as max-pass-rate-drop finds it); baseline-cycle names another.",
+  },
+  'baseline-cycle': {
+    type: 'string',
+    placeholder: 'NAME|KEY',
+    modes: GATE_MODES,
+    commands: GATE_COMMANDS,
+    description:
+      'max-new-failures: the cycle to compare with, by key or name, or the newest cycle of a series by a pattern such as "Nightly main {date}" (the latest nightly of main); it wins over baseline.',
+  },
+  'auto-quarantine': {
+    type: 'string',
+    placeholder: 'FLIPS/CYCLES',
+    modes: GATE_MODES,
+    commands: GATE_COMMANDS,
+    description:
+      'Before the gate: a test failing now whose result flipped between pass and fail at least FLIPS times in the last CYCLES cycles of the series (cycle-name) is quarantined, with the rule as its reason, e.g. 2/10.',
+  },
+  'release-after': {
+    type: 'integer',
+    min: 1,
+    max: 100,
+    placeholder: 'K',
+    modes: GATE_MODES,
+    commands: GATE_COMMANDS,
+    description:
+      "Before the gate: a quarantine that auto-quarantine set is removed once the test PASSED in each of the last K cycles of the series (a person's quarantine stays).",
+  },
+  notify: {
+    type: 'choice',
+    choices: ['none', 'owners'],
+    default: 'none',
+    modes: GATE_MODES,
+    commands: GATE_COMMANDS,
+    description:
+      "After the writes: owners tells each new failure's test case owner, with one in-app notification of the service per cycle (type EXECUTION_COMPLETED; not to those who turned that type off, never twice). Needs a baseline, as max-new-failures.",
+  },
+  'notify-users': {
+    type: 'list',
+    placeholder: 'EMAIL',
+    modes: GATE_MODES,
+    commands: GATE_COMMANDS,
+    description:
+      'These users (emails, comma-separated or one per line) are told of every new failure, as notify owners tells owners.',
+  },
   'rate-limit': {
     type: 'rate',
     default: formatRateLimit(DEFAULT_RATE_LIMIT),
@@ -577,6 +698,7 @@ export const SETTINGS = {
       'check',
       'report',
       'sync',
+      ...QUARANTINE_COMMANDS,
     ],
     description: 'Print one JSON object on stdout.',
   },

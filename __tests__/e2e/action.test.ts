@@ -78,7 +78,7 @@ describe('action: publish', () => {
       'pass-rate': '66.67',
       gate: 'passed',
       created: '4',
-      requests: '14',
+      requests: '15', // the gate's aggregate and its read of quarantined executions
     });
     expect(run.summary).toContain('## testcycle: ✅ Gate passed');
     expect(run.summary).toContain('| 2 | 1 | 0 | 1 | 0 | 0 | 4 |');
@@ -168,7 +168,7 @@ describe('action: publish', () => {
       total: '5',
       'pass-rate': '60',
       gate: 'passed',
-      requests: '2', // cycle lookup + one aggregate
+      requests: '3', // cycle lookup, one aggregate, the read of quarantined executions
     });
     expect(all.code).toBe(0);
     const critical = await runAction({

@@ -23,7 +23,10 @@ import {
   gateOnlySettings,
   publish,
   publishSettings,
+  quarantineSettings,
   readReportSet,
+  runQuarantine,
+  type QuarantineSettings,
   renderSummary,
   reportSettings,
   type PublishResult,
@@ -135,6 +138,19 @@ const PREPARE: Record<Mode, (logger: Logger, secrets: Redactor) => Promise<Step>
       core.info(secrets.redact(describeSyncResult(result)));
       setSyncOutputs(result, secrets);
       await writeJobSummary(renderSyncSummary(result), secrets);
+    };
+  },
+  quarantine: async (_logger, secrets) => {
+    const now = new Date();
+    const settings = quarantineSettings(
+      inputSource,
+      choice<QuarantineSettings['action']>(inputSource, 'quarantine-action'),
+      now,
+    );
+    return async (client) => {
+      const out = await runQuarantine(client, settings, () => now);
+      core.info(secrets.redact(out.text));
+      setOutput('quarantined', out.quarantined.length, secrets);
     };
   },
   'close-cycle': async (_logger, secrets) => {

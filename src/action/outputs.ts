@@ -55,6 +55,10 @@ export function setOutputs(result: PublishResult, secrets: Redactor): void {
       'rate-limited': result.requests.rateLimited,
       'dry-run': String(!!result.dryRun),
       'planned-requests': result.dryRun?.plannedRequests ?? '',
+      // Triage (src/publish/triage.ts): keys, one per line, so later steps can list them.
+      quarantined: result.triage?.quarantined.length ?? 0,
+      'new-failures': (result.triage?.newFailures ?? []).map((t) => t.key).join('\n'),
+      fixed: (result.triage?.fixed ?? []).map((t) => t.key).join('\n'),
     },
     secrets,
   );

@@ -20,6 +20,7 @@ import {
   type FlagValues,
 } from './flags.js';
 import { runParseCommand } from './parse.js';
+import { runQuarantineAdd, runQuarantineList, runQuarantineRemove } from './quarantine.js';
 import { runReportCommand } from './report.js';
 import { runSyncCommand } from './sync.js';
 import {
@@ -99,6 +100,13 @@ const COMMANDS: Record<CommandName, Command> = {
       "keep the Space's automated test cases in step with the reports: create, rename, re-key, update steps and fields, archive the gone (--retire-missing)",
     run: runSyncCommand,
   },
+  'quarantine add': {
+    summary:
+      'quarantine a test case (--case KEY --reason TEXT [--until DATE]): the gate leaves its results out',
+    run: runQuarantineAdd,
+  },
+  'quarantine remove': { summary: 'release a quarantined test case', run: runQuarantineRemove },
+  'quarantine list': { summary: 'list the quarantined test cases', run: runQuarantineList },
 };
 
 const isCommand = (name: string): name is CommandName => Object.hasOwn(COMMANDS, name);
@@ -149,6 +157,10 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
     if (name === 'cycle')
       throw new UsageError(
         'say create or close, e.g. testcycle cycle create --name "Nightly {date}".',
+      );
+    if (name === 'quarantine')
+      throw new UsageError(
+        'say add, remove or list, e.g. testcycle quarantine add --case DEMO-T12 --reason "flaky".',
       );
     if (!isCommand(name))
       throw new UsageError(

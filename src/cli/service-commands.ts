@@ -26,6 +26,8 @@ import {
 import { oneLine } from '../shared/redact.js';
 import type { ParsedReport } from '../reports/index.js';
 import { tokenStanding, type TokenStanding } from '../publish/token.js';
+import { describeRuleChanges } from '../publish/auto-quarantine.js';
+import { triageLines } from '../publish/triage.js';
 import type { CommandContext } from './main.js';
 import { EXIT_CODES } from './exit-codes.js';
 
@@ -227,6 +229,10 @@ function humanResult(r: PublishResult, reports: ParsedReport[], color: boolean):
   }
   if (r.unmatched.length) lines.push(`unmatched: ${r.unmatched.length} test(s)`);
   if (r.collided?.length) lines.push(`left out (key collisions): ${r.collided.length} test(s)`);
+  lines.push(
+    ...(r.autoQuarantine ? describeRuleChanges(r.autoQuarantine) : []),
+    ...triageLines(r.triage, r.notified),
+  );
   if (r.gate.evaluated) {
     lines.push(
       r.gate.passed

@@ -159,5 +159,10 @@ export function analyze(data: SeriesData, options: AnalyzeOptions = {}): Dashboa
 }
 
 function refOf(id: string, info: TestInfo): TestRef {
-  return { id, name: info.name, ...(info.key ? { key: info.key } : {}) };
+  return {
+    id,
+    name: info.name,
+    ...(info.key ? { key: info.key } : {}),
+    ...(info.quarantine ? { quarantine: info.quarantine } : {}),
+  };
 }

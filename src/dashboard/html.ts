@@ -44,6 +44,7 @@ th, td { text-align: left; padding: 4px 8px; border-bottom: 1px solid #eaeef2; v
 th { font-weight: 600; color: #59636e; }
 td.n, th.n { text-align: right; font-variant-numeric: tabular-nums; }
 .key { color: #59636e; font-size: 12px; margin-left: 6px; white-space: nowrap; }
+.quarantine { color: #0a5c8a; font-size: 12px; margin-left: 6px; }
 .legend { display: flex; flex-wrap: wrap; gap: 12px; margin-top: 6px; color: #59636e; }
 .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 4px; vertical-align: -1px; }
 .strip { display: flex; gap: 2px; flex-wrap: wrap; }
@@ -174,7 +175,11 @@ function latestSection(model: DashboardModel): string {
 }
 
 function testCell(t: TestRef): string {
-  return `${html(t.name)}${t.key ? `<span class="key">${html(t.key)}</span>` : ''}`;
+  const q = t.quarantine;
+  const mark = q
+    ? ` <span class="quarantine" data-quarantine="${html(q.until ?? '')}" title="${html(`quarantined${q.until ? ` until ${q.until}` : ''}: ${q.reason}${q.by ? ` (${q.by})` : ''}`)}">🧊 quarantined${q.until ? ` until ${html(q.until)}` : ''}: ${html(q.reason)}</span>`
+    : '';
+  return `${html(t.name)}${t.key ? `<span class="key">${html(t.key)}</span>` : ''}${mark}`;
 }
 
 function cell(result: string | null, where: string): string {

@@ -38,7 +38,8 @@ export function sparkline(points: (number | null)[]): string {
     .join('');
 }
 
-const test = (t: TestRef) => `${md(t.name)}${t.key ? ` (${md(t.key)})` : ''}`;
+const test = (t: TestRef) =>
+  `${md(t.name)}${t.key ? ` (${md(t.key)})` : ''}${t.quarantine ? ` 🧊 quarantined${t.quarantine.until ? ` until ${md(t.quarantine.until)}` : ''}: ${md(t.quarantine.reason)}` : ''}`;
 const mark = (r: string | null) => (r ? (STYLE_OF.get(r as never)?.mark ?? '·') : '·');
 
 function more(list: TopList<unknown>): string[] {

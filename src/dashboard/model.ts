@@ -27,6 +27,15 @@ export interface TestRef {
   id: string;
   name: string;
   key?: string;
+  /** Quarantined (the case's quarantine field, src/publish/quarantine.ts), as the page marks it. */
+  quarantine?: QuarantineMark;
+}
+
+/** A quarantine as the page shows it beside a test. */
+export interface QuarantineMark {
+  reason: string;
+  until?: string;
+  by: string;
 }
 
 /** A test whose result changed between the previous and the latest cycle. */
@@ -147,6 +156,8 @@ export interface TestInfo {
   name: string;
   key?: string;
   automationKey?: string;
+  /** Its quarantine, when the case's quarantine field holds one (src/publish/quarantine.ts). */
+  quarantine?: QuarantineMark;
 }
 
 export interface SeriesCycleData {

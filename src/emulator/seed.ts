@@ -4,6 +4,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { NOTIFICATION_TYPES } from '../schema/resources.js';
 
 export type Region = 'eu' | 'us' | 'in';
 export type Role = 'read-write' | 'read-only';
@@ -28,6 +29,16 @@ export interface Seed {
   testCases?: Record<string, unknown>[];
   testCycles?: Record<string, unknown>[];
   requirements?: Record<string, unknown>[];
+  /** Per-user notification preferences (docs/service-api.md 2.3), e.g. one type turned off. */
+  notificationPreferences?: SeedNotificationPreference[];
+}
+
+export interface SeedNotificationPreference {
+  userId: string;
+  notificationType: string;
+  inAppEnabled?: boolean;
+  /** Left out: the seeded project (a preference for this Space); null: every project. */
+  projectId?: string | null;
 }
 
 export class SeedError extends Error {}
@@ -100,6 +111,7 @@ export function validateSeed(value: unknown, where = 'seed'): Seed {
     'testCases',
     'testCycles',
     'requirements',
+    'notificationPreferences',
   ] as const) {
     if (seed[key] !== undefined && !Array.isArray(seed[key])) fail(key, 'must be an array.');
   }
@@ -129,6 +141,20 @@ export function validateSeed(value: unknown, where = 'seed'): Seed {
       fail(`customFields[${i}].name`, 'must be a non-empty string.');
     if (!CUSTOM_FIELD_ENTITIES.includes(c.entity))
       fail(`customFields[${i}].entity`, `must be one of ${CUSTOM_FIELD_ENTITIES.join(', ')}.`);
+  });
+  seed.notificationPreferences?.forEach((p, i) => {
+    const at = `notificationPreferences[${i}]`;
+    if (!isObject(p)) fail(at, 'must be an object: {userId, notificationType, inAppEnabled}.');
+    if (typeof p.userId !== 'string' || !UUID.test(p.userId))
+      fail(`${at}.userId`, 'must be the uuid of a user.');
+    if (seed.users && !userIds.has(p.userId))
+      fail(`${at}.userId`, `is not the id of a user of the seed (users[].id).`);
+    if (!NOTIFICATION_TYPES.includes(p.notificationType as (typeof NOTIFICATION_TYPES)[number]))
+      fail(`${at}.notificationType`, `must be one of ${NOTIFICATION_TYPES.join(', ')}.`);
+    if (p.inAppEnabled !== undefined && typeof p.inAppEnabled !== 'boolean')
+      fail(`${at}.inAppEnabled`, 'must be true or false.');
+    if (p.projectId !== undefined && p.projectId !== null)
+      optionalUuid(p.projectId, `${at}.projectId`);
   });
   for (const [key, keyAttribute] of SEEDED_KEYS) {
     const seen = new Map<unknown, number>();
@@ -173,6 +199,10 @@ export function demoSeed(): Seed {
         role: 'read-only',
       },
     ],
-    customFields: [{ name: 'component', entity: 'test_cases', type: 'string' }],
+    customFields: [
+      { name: 'component', entity: 'test_cases', type: 'string' },
+      // Where `testcycle quarantine` keeps a quarantine (src/publish/quarantine.ts).
+      { name: 'quarantine', entity: 'test_cases', type: 'string' },
+    ],
   };
 }

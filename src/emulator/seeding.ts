@@ -127,6 +127,32 @@ export function seedRecords(
     });
 }
 
+/** The seed's notification preferences, after the users, through the same create path. */
+export function seedPreferences(
+  seed: Seed,
+  space: Space,
+  create: (type: ResourceType, attributes: Record<string, unknown>, kept: Kept) => StoredRecord,
+): void {
+  (seed.notificationPreferences ?? []).forEach((p, i) => {
+    try {
+      create(
+        'notification_preferences',
+        {
+          organizationId: space.organizationId,
+          projectId: p.projectId === undefined ? space.projectId : p.projectId,
+          userId: p.userId,
+          notificationType: p.notificationType,
+          ...(p.inAppEnabled === undefined ? {} : { inAppEnabled: p.inAppEnabled }),
+        },
+        {},
+      );
+    } catch (error) {
+      if (error instanceof ApiError) throw seedEntryError(`notificationPreferences[${i}]`, error);
+      throw error;
+    }
+  });
+}
+
 /** A seeded record the create path refused, named by its entry: `testCases[3].rank must be ...`. */
 function seedEntryError(entry: string, error: ApiError): SeedError {
   const attribute = /^\/data\/attributes\/([^/]+)/.exec(error.source?.pointer ?? '')?.[1];

@@ -12,7 +12,7 @@ import { checkParams, flag, LIST_PARAMS, ONE_PARAMS, parseSort, recordFilter } f
 import type { Route } from './routes.js';
 import { TYPE_RULES } from './rules.js';
 import type { Seed } from './seed.js';
-import { type Kept, seedRecords, seedSpace } from './seeding.js';
+import { type Kept, seedPreferences, seedRecords, seedSpace } from './seeding.js';
 import {
   type Fieldsets,
   included,
@@ -78,6 +78,9 @@ export class EmulatorService {
       (type) => this.nextRank(type),
       (type, attributes, kept) => this.createRecord(type, attributes, seeder, kept),
       (type, key) => this.store.claimKey(type, key),
+    );
+    seedPreferences(seed, space, (type, attributes, kept) =>
+      this.createRecord(type, attributes, seeder, kept),
     );
   }
 

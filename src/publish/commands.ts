@@ -5,6 +5,8 @@ import { oneLine, type Logger } from '../shared/redact.js';
 import type { CycleStatus } from '../schema/resources.js';
 import { type CycleOptions, findCycle, resolveCycle, setCycleStatus } from './cycle.js';
 import { evaluateGate, type GateOptions, hasThresholds, passRate } from './gate.js';
+import { ruleStep } from './auto-quarantine.js';
+import { tellOwners } from './notify.js';
 import { populateCycle } from './populate.js';
 import { cycleInfo, type PublishResult, requestsOf } from './publish.js';
 
@@ -27,13 +29,18 @@ export async function gateCycle(
   gate: GateOptions,
 ): Promise<PublishResult> {
   const cycle = await mustFind(client, target);
-  const { counts, verdict } = await evaluateGate(client, cycle, gate);
+  const autoQuarantine = await ruleStep(client, gate, cycle);
+  const { counts, verdict, triage } = await evaluateGate(client, cycle, gate);
+  const notified = await tellOwners(client, gate, cycle, triage);
   const v = hasThresholds(gate) ? verdict : { passed: true, reasons: [] };
   return {
     cycle: cycleInfo(cycle),
     counts,
     passRate: passRate(counts, gate.basis),
     gate: { ...v, evaluated: true },
+    ...(triage ? { triage } : {}),
+    ...(notified ? { notified } : {}),
+    ...(autoQuarantine ? { autoQuarantine } : {}),
     writes: { created: 0, updated: 0, unchanged: 0, casesCreated: 0 },
     unmatched: [],
     requests: requestsOf(client),

@@ -3,7 +3,7 @@
  * thresholds. The grouped aggregate's shape is not documented (docs/service-api.md 4.6): the emulator's
  * and other reasonable shapes are read, else one ungrouped count per result value is asked for.
  */
-import { matchesPattern, patternFilter } from './series.js';
+import { type CycleRef, type NoPreviousCycle, previousInSeries } from './series.js';
 import type { JsonApiDocument, Resource, ServiceClient } from '../api/client.js';
 import { TestcycleError } from '../shared/errors.js';
 import { oneLine } from '../shared/redact.js';
@@ -12,8 +12,15 @@ import { EXECUTION_RESULTS, type ExecutionResult } from '../schema/resources.js'
 import { countsFrom, passRate, type CycleCounts } from '../schema/counts.js';
 
 export { countsFrom, passRate, type CycleCounts };
+import {
+  readTriage,
+  type Triage,
+  type TriageGateOptions,
+  withoutQuarantinedIn,
+  withoutTests,
+} from './triage.js';
 
-export interface GateOptions {
+export interface GateOptions extends TriageGateOptions {
   minPassRate?: number;
   /** Fail when the pass rate fell by more than this many points against the previous cycle of `series`. */
   maxPassRateDrop?: number;
@@ -49,6 +56,8 @@ export function hasThresholds(g: GateOptions | undefined): g is GateOptions {
       g.maxPassRateDrop !== undefined ||
       g.maxBlocked !== undefined ||
       g.failOnNotExecuted === true ||
+      g.maxNewFailures !== undefined ||
+      g.notify !== undefined ||
       g.filter !== undefined)
   );
 }
@@ -60,15 +69,7 @@ export interface PreviousCycle {
   passRate: number | null;
 }
 
-/**
- * No previous cycle to compare with, and why. `first`: the series holds no other cycle, so there
- * is nothing to compare with (the gate passes and says so); otherwise there are others, but none
- * could be placed before this one (the gate fails: the trend it was asked for went unchecked).
- */
-export interface NoPreviousCycle {
-  first: boolean;
-  why: string;
-}
+export type { CycleRef, NoPreviousCycle };
 
 export function verdict(
   counts: CycleCounts,
@@ -117,22 +118,38 @@ export function verdict(
   return { passed: reasons.length === 0, reasons, ...(notes.length ? { notes } : {}) };
 }
 
-/** The verdict on a cycle: its counts (one aggregate), and the previous cycle's when a drop is checked. */
+/**
+ * The verdict on a cycle: its counts (one aggregate) without the quarantined tests, the triage
+ * (src/publish/triage.ts) when there are thresholds, and the previous cycle's when a drop is checked.
+ */
 export async function evaluateGate(
   client: ServiceClient,
   cycle: Resource<'test_cycles'>,
   gate: GateOptions,
-): Promise<{ counts: CycleCounts; verdict: GateVerdict }> {
-  const counts = await cycleCounts(client, cycle.id, gate.filter);
+): Promise<{ counts: CycleCounts; verdict: GateVerdict; triage?: Triage }> {
+  const all = await cycleCounts(client, cycle.id, gate.filter);
+  const triaged = hasThresholds(gate) ? await readTriage(client, cycle, gate) : undefined;
+  const counts = triaged ? withoutTests(all, triaged.triage.quarantined) : all;
   const previous =
     gate.maxPassRateDrop !== undefined && gate.series
-      ? await lookUpPrevious(client, cycle, gate.series, gate)
+      ? await lookUpPrevious(
+          client,
+          cycle,
+          gate.series,
+          gate,
+          triaged && withoutQuarantinedIn(client, triaged.triage, gate),
+        )
       : undefined;
-  return { counts, verdict: verdict(counts, gate, previous) };
+  const base = verdict(counts, gate, previous);
+  if (!triaged) return { counts, verdict: base };
+  const reasons = [...base.reasons, ...triaged.reasons];
+  const notes = [...(base.notes ?? []), ...triaged.notes];
+  return {
+    counts,
+    verdict: { passed: reasons.length === 0, reasons, ...(notes.length ? { notes } : {}) },
+    triage: triaged.triage,
+  };
 }
-
-/** Pages of cycles looked through for the previous one of a series (newest first). */
-const SERIES_PAGES = 3;
 
 /**
  * The cycle of the series ranked just before `cycle`: the names the template renders to
@@ -156,51 +173,16 @@ export async function lookUpPrevious(
   cycle: Resource<'test_cycles'>,
   template: string,
   gate: Pick<GateOptions, 'basis' | 'filter'>,
+  /** Cases left out of the previous cycle's counts too (the quarantined, src/publish/triage.ts). */
+  adjust?: (previousId: string, counts: CycleCounts) => Promise<CycleCounts>,
 ): Promise<PreviousCycle | NoPreviousCycle> {
-  const rank = cycle.attributes.rank;
-  const shown = `${String(cycle.attributes.testCycleKey ?? cycle.id)} (rank ${String(rank)})`;
-  const series = `"${oneLine(template)}"`;
-  // Past 2^53 - 1 ranks are not exact (rank + 1 rounds back to rank): they order nothing.
-  const exact = (r: unknown): r is number => typeof r === 'number' && Number.isSafeInteger(r);
-  let others = 0;
-  /** Other cycles of the series that cannot be placed before or after this one. */
-  let unordered = 0;
-  let pages = 0;
-  for await (const page of client.pages<'test_cycles'>('/test_cycles', {
-    filter: patternFilter(template),
-    sort: ['-rank'],
-    fields: { test_cycles: ['name', 'rank', 'testCycleKey'] },
-  })) {
-    for (const c of page.data) {
-      if (c.id === cycle.id || !matchesPattern(template, String(c.attributes.name ?? ''))) continue;
-      others++;
-      const theirs = c.attributes.rank;
-      if (!exact(rank) || !exact(theirs) || theirs === rank) unordered++;
-      else if (theirs < rank) {
-        const counts = await cycleCounts(client, c.id, gate.filter);
-        return {
-          key: String(c.attributes.testCycleKey ?? c.id),
-          name: String(c.attributes.name ?? ''),
-          passRate: passRate(counts, gate.basis),
-        };
-      }
-    }
-    if (++pages >= SERIES_PAGES)
-      return {
-        first: false,
-        why: `the newest ${SERIES_PAGES} pages of cycles hold ${others} other cycle(s) of the series ${series}, none ranked below ${shown}`,
-      };
-  }
-  if (unordered > 0)
-    return {
-      first: false,
-      why: `${unordered} other cycle(s) of the series ${series} cannot be ordered against ${shown}: the same rank, or one that is not a whole number up to ${Number.MAX_SAFE_INTEGER}`,
-    };
+  const found = await previousInSeries(client, cycle, template);
+  if ('why' in found) return found;
+  const counts = await cycleCounts(client, found.id, gate.filter);
   return {
-    first: true,
-    why: others
-      ? `${shown} is ranked before every other cycle of the series ${series}`
-      : `${shown} is the first cycle of the series ${series}`,
+    key: found.key,
+    name: found.name,
+    passRate: passRate(adjust ? await adjust(found.id, counts) : counts, gate.basis),
   };
 }
 

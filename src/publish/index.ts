@@ -90,3 +90,40 @@ export {
 export { syncSettings, type SyncSettings } from './sync-settings.js';
 export { renderSyncSummary } from './sync-summary.js';
 export { parseCaseFields, type CaseFieldMapping } from './case-fields.js';
+export {
+  addQuarantine,
+  removeQuarantine,
+  listQuarantined,
+  checkQuarantineField,
+  parseQuarantine,
+  formatQuarantine,
+  isActive,
+  readGateExecutions,
+  runQuarantine,
+  describeQuarantine,
+  DEFAULT_QUARANTINE_FIELD,
+  CUSTOM_FIELDS_PATH,
+  type Quarantine,
+  type QuarantinedCase,
+  type TriagedTest,
+} from './quarantine.js';
+export { findBaseline, readBaseline } from './baseline.js';
+export { readTriage, nameTests, type Triage, type TriageGateOptions } from './triage.js';
+export { quarantineSettings, type QuarantineSettings } from './settings.js';
+export {
+  notifyNewFailures,
+  notificationTitle,
+  notificationMessage,
+  NOTIFICATION_TYPE,
+  type Notified,
+  type NotifyOptions,
+  type Recipient,
+} from './notify.js';
+export { previousInSeries, type CycleRef } from './series.js';
+export {
+  applyAutoQuarantine,
+  parseAutoQuarantine,
+  flipsOf,
+  type AutoQuarantineOptions,
+  type AutoQuarantineResult,
+} from './auto-quarantine.js';

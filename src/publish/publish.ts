@@ -29,6 +29,9 @@ import { describeSyncResult, sync, type SyncResult } from './inventory.js';
 import { formatDuration, Progress } from './progress.js';
 import { warningList } from './warnings.js';
 import { combineEntries, resultOf } from './results.js';
+import { type AutoQuarantineResult, ruleStep } from './auto-quarantine.js';
+import { type Notified, notifyCost, tellOwners } from './notify.js';
+import { plannedTriage, type Triage, triageCost } from './triage.js';
 import type { PublishSettings } from './settings.js';
 import {
   type CycleContents,
@@ -64,6 +67,12 @@ export interface PublishResult {
   collided?: Unmatched[];
   /** The cycle's NOT_EXECUTED executions no report entry touched, by test case (key and automationKey). */
   notExecuted?: string[];
+  /** Quarantined tests, and new failures against a baseline (src/publish/triage.ts), when gated. */
+  triage?: Triage;
+  /** Who was told of the new failures (--notify; in a dry run, who would be). */
+  notified?: Notified;
+  /** What --auto-quarantine and --release-after changed (in a dry run, would change). */
+  autoQuarantine?: AutoQuarantineResult;
   requests: Pick<RequestStats, 'total' | 'byMethod' | 'retried' | 'rateLimited'>;
   /**
    * A dry run's plan: nothing was written (`writes` are zero), the cycle may not exist yet
@@ -125,19 +134,44 @@ export async function publish(
   const contents = await readContents(run, cycle);
   const match = await matchAll(run, tests, project.id, contents.cases);
   const plan = planWrites(run, tests, match, contents.executions);
-  if (options.dryRun)
-    return { ...dryRunResult(run, cycle, plan, match.unmatched, collided), ...synced };
+  if (options.dryRun) {
+    // Its reads are the rule's, the gate's and the notifications', which the real run sends
+    // again later: counted in the plan, so taken off it here (the plan is what comes after the
+    // shared reads).
+    const before = client.stats.total;
+    const extras = await plannedTriageSteps(run, project.id, cycle, plan);
+    return {
+      ...dryRunResult(run, cycle, plan, match.unmatched, collided, {
+        ...extras,
+        counted: client.stats.total - before,
+      }),
+      ...synced,
+    };
+  }
   const cycleResource = cycle!.resource;
   const written = await writeResults(run, plan, project.id, cycleResource.id);
   const finalCycle = options.cycle.close
     ? await setCycleStatus(client, cycleResource, 'DONE')
     : cycleResource;
-  const { counts, gate } = await gateStep(run, cycleResource, localCounts(plan, written.final));
+  // The rule first, so that a test it quarantines now is left out of this gate already.
+  const autoQuarantine = await ruleStep(client, options.gate, cycleResource);
+  const { counts, gate, triage } = await gateStep(
+    run,
+    cycleResource,
+    localCounts(plan, written.final),
+  );
+  const notified = await tellOwners(client, options.gate, cycleResource, triage);
+  if (notified?.problem) run.warn(`notifications not sent: ${notified.problem}`);
+  if (notified?.unknownUsers.length)
+    run.warn(`notify-users: no user of the Space has ${notified.unknownUsers.join(', ')}`);
   return {
     cycle: cycleInfo(finalCycle, options.cycle.name),
     counts,
     passRate: passRate(counts, options.gate?.basis ?? 'executed'),
     gate,
+    ...(triage ? { triage } : {}),
+    ...(notified ? { notified } : {}),
+    ...(autoQuarantine ? { autoQuarantine } : {}),
     writes: {
       created: written.created,
       updated: written.updated,
@@ -272,7 +306,14 @@ function dryRunResult(
   plan: CountedPlan,
   unmatched: Unmatched[],
   collided: Unmatched[],
+  extras: {
+    notified?: Notified;
+    autoQuarantine?: AutoQuarantineResult;
+    /** Reads this dry run already sent that the plan counts too (plannedTriageSteps). */
+    counted: number;
+  } = { counted: 0 },
 ): PublishResult {
+  const { notified, autoQuarantine, counted } = extras;
   const { options, client } = run;
   const createCycle = !cycle;
   const activateCycle = !!cycle?.activated;
@@ -283,7 +324,15 @@ function dryRunResult(
     (options.cycle.close ? 2 : 0) +
     (hasThresholds(options.gate) ? 1 : 0) +
     // The previous cycle of the series: one listing page and its aggregate.
-    (options.gate?.maxPassRateDrop !== undefined ? 2 : 0);
+    (options.gate?.maxPassRateDrop !== undefined ? 2 : 0) +
+    triageCost(
+      hasThresholds(options.gate) ? options.gate : undefined,
+      plan.items.length + plan.untouched.length,
+    ) +
+    notifyCost(notified) +
+    (autoQuarantine?.readRequests ?? 0) +
+    (autoQuarantine?.writeRequests ?? 0) -
+    counted;
   run.logger.info(
     `dry run: ${createCycle ? `would create cycle "${options.cycle.name}", ` : ''}${activateCycle ? 'would make the cycle ACTIVE, ' : ''}` +
       `${plan.creates} to create, ${plan.updates} to update, ${plan.unchanged} unchanged; about ${planned} more requests (${client.stats.total} read so far)`,
@@ -297,6 +346,8 @@ function dryRunResult(
     writes: { created: 0, updated: 0, unchanged: plan.unchanged, casesCreated: 0 },
     unmatched,
     ...(collided.length ? { collided } : {}),
+    ...(notified ? { notified } : {}),
+    ...(autoQuarantine ? { autoQuarantine } : {}),
     requests: requestsOf(client),
     dryRun: {
       plannedRequests: planned,
@@ -306,6 +357,44 @@ function dryRunResult(
       update: plan.updates,
     },
     warnings: run.warnings,
+  };
+}
+
+/**
+ * A dry run's triage steps, from the planned results (reads only): what the rule would quarantine
+ * and release, and who would be told. A cycle that does not exist yet stands after every cycle of
+ * its series.
+ */
+async function plannedTriageSteps(
+  run: Run,
+  projectId: string,
+  cycle: ResolvedCycle | undefined,
+  plan: CountedPlan,
+): Promise<{ notified?: Notified; autoQuarantine?: AutoQuarantineResult }> {
+  const gate = run.options.gate;
+  if (!gate?.notify && !gate?.autoQuarantine) return {};
+  const planned = new Map<string, ExecutionResult>();
+  for (const e of plan.untouched) planned.set(e.caseId, e.result);
+  for (const item of plan.items)
+    planned.set(item.caseId, item.kind === 'unchanged' ? item.execution.result : item.result);
+  const target: Resource<'test_cycles'> = cycle?.resource ?? {
+    type: 'test_cycles',
+    id: '',
+    attributes: { name: run.options.cycle.name, rank: Number.MAX_SAFE_INTEGER, projectId },
+  };
+  const autoQuarantine = await ruleStep(run.client, gate, target, planned);
+  const notified = gate.notify
+    ? await tellOwners(
+        run.client,
+        gate,
+        target,
+        await plannedTriage(run.client, target, planned, gate),
+        true,
+      )
+    : undefined;
+  return {
+    ...(notified ? { notified } : {}),
+    ...(autoQuarantine ? { autoQuarantine } : {}),
   };
 }
 
@@ -371,12 +460,12 @@ async function gateStep(
   run: Run,
   cycle: Resource<'test_cycles'>,
   local: CycleCounts,
-): Promise<{ counts: CycleCounts; gate: PublishResult['gate'] }> {
+): Promise<{ counts: CycleCounts; gate: PublishResult['gate']; triage?: Triage }> {
   const gate = run.options.gate;
   if (!hasThresholds(gate))
     return { counts: local, gate: { passed: true, reasons: [], evaluated: false } };
-  const { counts, verdict } = await evaluateGate(run.client, cycle, gate);
-  return { counts, gate: { ...verdict, evaluated: true } };
+  const { counts, verdict, triage } = await evaluateGate(run.client, cycle, gate);
+  return { counts, gate: { ...verdict, evaluated: true }, ...(triage ? { triage } : {}) };
 }
 
 /** The cycle's counts from what this run read and wrote (no extra request). */

@@ -20,6 +20,9 @@ import type { KeyCollisionMode } from './collisions.js';
 import type { CycleOptions } from './cycle.js';
 import { ciContext, renderCycleName, workspaceOf } from './context.js';
 import type { GateOptions } from './gate.js';
+import type { TriageGateOptions } from './triage.js';
+import { untilSetting } from './quarantine.js';
+import { parseAutoQuarantine } from './auto-quarantine.js';
 import { checkAutomationKeyTemplate, keyPattern, type MatchOptions } from './match.js';
 import type { ErrorAs, FlakyMode, MergeMode } from './results.js';
 
@@ -272,14 +275,76 @@ export function gateSettings(src: SettingSource): GateOptions {
       (w) =>
         `needs ${w.name('cycle-name')}: its template names the series whose previous cycle is compared, e.g. "Nightly {date}".`,
     );
+  const triage = triageGateSettings(src, series);
+  const needsSeries =
+    maxPassRateDrop !== undefined ||
+    triage.maxNewFailures !== undefined ||
+    !!triage.notify ||
+    !!triage.autoQuarantine;
   return {
     minPassRate: numeric(src, 'min-pass-rate'),
-    ...(maxPassRateDrop === undefined ? {} : { maxPassRateDrop, series }),
+    ...(maxPassRateDrop === undefined ? {} : { maxPassRateDrop }),
+    ...(needsSeries && series ? { series } : {}),
     maxFailed: numeric(src, 'max-failed'),
     maxBlocked: numeric(src, 'max-blocked'),
     failOnNotExecuted: flag(src, 'fail-on-not-executed'),
     basis: choice(src, 'pass-rate-basis'),
     filter: userFilterSetting(src, 'gate-filter'),
+    ...triage,
+  };
+}
+
+/** `quarantine-field`: a custom field name, as a filter can name it (`customFields.<name>`). */
+export function quarantineFieldSetting(src: SettingSource): string {
+  const name = raw(src, 'quarantine-field')!;
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    throw new ConfigError(
+      'quarantine-field',
+      `"${name}" is not a custom field name a filter can name: letters, digits and _, not starting with a digit.`,
+    );
+  return name;
+}
+
+/** The gate's triage settings (src/publish/triage.ts): quarantine field, new failures, baseline. */
+function triageGateSettings(src: SettingSource, series: string | undefined): TriageGateOptions {
+  const maxNewFailures = numeric(src, 'max-new-failures');
+  const baselineCycle = raw(src, 'baseline-cycle');
+  choice(src, 'baseline');
+  const users = listSetting(src, 'notify-users').flatMap((u) => u.split(','));
+  const notify = { owners: choice(src, 'notify') === 'owners', users: users.map((u) => u.trim()) };
+  for (const email of notify.users)
+    if (!/^[^\s@]+@[^\s@]+$/.test(email))
+      throw new ConfigError('notify-users', `"${email}" is not an email address.`);
+  const notifying = notify.owners || notify.users.length > 0;
+  if ((maxNewFailures !== undefined || notifying) && !baselineCycle && !series)
+    throw new ConfigError(
+      maxNewFailures !== undefined ? 'max-new-failures' : 'notify',
+      (w) =>
+        `needs a baseline: ${w.name('cycle-name')} (its template names the series whose previous cycle is compared) or ${w.name('baseline-cycle')}.`,
+    );
+  const rule = raw(src, 'auto-quarantine');
+  const releaseAfter = numeric(src, 'release-after');
+  const autoQuarantine = {
+    ...(rule ? { rule: parseAutoQuarantine(rule) } : {}),
+    ...(releaseAfter === undefined ? {} : { releaseAfter }),
+  };
+  const ruling = rule !== undefined || releaseAfter !== undefined;
+  if (ruling && !series)
+    throw new ConfigError(
+      rule !== undefined ? 'auto-quarantine' : 'release-after',
+      (w) =>
+        `needs ${w.name('cycle-name')}: its template names the series whose cycles are looked at, e.g. "Nightly {date}".`,
+    );
+  return {
+    ...(ruling ? { autoQuarantine } : {}),
+    quarantineField: quarantineFieldSetting(src),
+    // The action passes every input's default, so "given" is "names another field than the default".
+    ...(quarantineFieldSetting(src) !== spec('quarantine-field').default
+      ? { quarantineFieldGiven: true }
+      : {}),
+    ...(maxNewFailures === undefined ? {} : { maxNewFailures }),
+    ...(baselineCycle ? { baselineCycle } : {}),
+    ...(notifying ? { notify } : {}),
   };
 }
 
@@ -387,4 +452,31 @@ export function publishSettings(src: SettingSource, env: Env, secrets?: Redactor
 export function caseFieldsSetting(src: SettingSource): CaseFieldMapping | undefined {
   const mapping = raw(src, 'case-fields');
   return mapping === undefined ? undefined : parseCaseFields(mapping, 'case-fields');
+}
+
+/** `quarantine add|remove|list` and mode quarantine (src/publish/quarantine.ts). */
+export interface QuarantineSettings {
+  action: 'add' | 'remove' | 'list';
+  field: string;
+  caseKey?: string;
+  reason?: string;
+  until?: string;
+}
+
+export function quarantineSettings(
+  src: SettingSource,
+  action: QuarantineSettings['action'],
+  now: Date,
+): QuarantineSettings {
+  const field = quarantineFieldSetting(src);
+  if (action === 'list') return { action, field };
+  const caseKey = required(src, 'case-key', 'the key of the test case, e.g. DEMO-T12.');
+  if (action === 'remove') return { action, field, caseKey };
+  return {
+    action,
+    field,
+    caseKey,
+    reason: required(src, 'reason', 'why the test is quarantined, e.g. "flaky: races the cache".'),
+    until: untilSetting(raw(src, 'until'), now),
+  };
 }

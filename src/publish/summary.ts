@@ -8,6 +8,8 @@ import { clip } from '../shared/redact.js';
 import type { ParsedReport, TestResult } from '../reports/model.js';
 import type { Unmatched } from './match.js';
 import type { PublishResult } from './publish.js';
+import { describeRuleChanges } from './auto-quarantine.js';
+import { triageSections } from './triage-summary.js';
 
 export interface SummaryOptions {
   /** e.g. https://app.example/cycles/{key} (the API has no UI URLs). */
@@ -102,7 +104,9 @@ export function renderSummary(
     '',
   );
   const head = lines.join('\n');
-  const sections: string[] = [];
+  const sections: string[] = triageSections(result.triage, cell, result.notified);
+  const ruled = result.autoQuarantine ? describeRuleChanges(result.autoQuarantine) : [];
+  if (ruled.length) sections.unshift(`${ruled.map((line) => `- ${cell(line)}`).join('\n')}\n`);
   const failed = failedTests(reports);
   if (failed.length) {
     // A dry run's table holds the cycle as planned; these are the reports' failures.

@@ -87,7 +87,8 @@ export type Operation = 'list' | 'get' | 'create' | 'update' | 'delete' | 'aggre
 const READ = ['list', 'get', 'aggregate'] as const;
 const CRUD = ['list', 'get', 'create', 'update', 'delete', 'aggregate'] as const;
 
-const NOTIFICATION_TYPES = [
+/** docs/service-api.md 2.2: the `type` of a notification (and of a preference). */
+export const NOTIFICATION_TYPES = [
   'REVIEW_REQUESTED',
   'REVIEW_COMPLETED',
   'TEST_CYCLE_ASSIGNED',

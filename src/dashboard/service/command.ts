@@ -8,6 +8,7 @@ import {
   flag,
   numeric,
   outputFile,
+  quarantineFieldSetting,
   text,
   userFilterSetting,
   type SettingSource,
@@ -22,6 +23,8 @@ export interface ReportCommandSettings {
   spec: SeriesSpec;
   last: number;
   history: boolean;
+  /** The test-case custom field of quarantines (quarantine-field), marked on the page. */
+  quarantineField: string;
   maxRequests?: number;
   htmlFile: string;
   markdownFile?: string;
@@ -37,6 +40,7 @@ export function reportCommandSettings(src: SettingSource): ReportCommandSettings
     spec: filter !== undefined ? { filter } : { namePattern: pattern ?? '*' },
     last: numeric(src, 'last')!,
     history: flag(src, 'history'),
+    quarantineField: quarantineFieldSetting(src),
     maxRequests: numeric(src, 'max-requests'),
     htmlFile: outputFile(src, 'html-file')!,
     markdownFile: outputFile(src, 'markdown-file'),
@@ -59,6 +63,7 @@ export async function buildReport(
     history: settings.history,
     maxRequests: settings.maxRequests,
     onPlan: options.onPlan,
+    quarantineField: settings.quarantineField,
   });
   const model = analyze(data, {
     title: `Test cycles: ${data.description}`,

@@ -28,6 +28,7 @@ import { cycleCounts, readGrouped } from '../../publish/gate.js';
 import { countsFrom, type CycleCounts } from '../../schema/counts.js';
 import { matchesPattern, patternFilter } from '../../publish/series.js';
 import { EXECUTION_RESULTS, type ExecutionResult } from '../../schema/resources.js';
+import { quarantineOf } from '../../publish/quarantine.js';
 
 export const DEFAULT_LAST = 20;
 
@@ -57,6 +58,8 @@ export interface ReadSeriesOptions {
   pageSize?: number;
   /** Called once counts are known and before the costly part, with the whole prediction. */
   onPlan?: (plan: RequestPlan) => void;
+  /** The test-case custom field of quarantines: the embedded cases carry it, the page marks them. */
+  quarantineField?: string;
 }
 
 function seriesFilter(spec: SeriesSpec): Filter | undefined {
@@ -193,7 +196,7 @@ async function readHistory(
   cycleId: string,
   tests: Map<string, TestInfo>,
   budget: Budget,
-  options: { pageSize: number; include: boolean; ids: Map<string, string> },
+  options: { pageSize: number; include: boolean; ids: Map<string, string>; field?: string },
 ): Promise<CycleHistory | undefined> {
   const path = `/test_cycles/${encodeURIComponent(cycleId)}/testCaseExecutions`;
   for (;;) {
@@ -205,12 +208,22 @@ async function readHistory(
       for await (const page of client.pages<'test_case_executions'>(path, {
         fields: {
           test_case_executions: ['testCaseId', 'result'],
-          ...(include ? { test_cases: ['name', 'testCaseKey', 'automationKey'] } : {}),
+          ...(include
+            ? {
+                test_cases: [
+                  'name',
+                  'testCaseKey',
+                  'automationKey',
+                  ...(options.field ? ['customFields'] : []),
+                ],
+              }
+            : {}),
         },
         ...(include ? { include: ['testCase'] } : {}),
         pageSize: options.pageSize,
       })) {
-        for (const r of page.included) if (r.type === 'test_cases') tests.set(r.id, testInfo(r));
+        for (const r of page.included)
+          if (r.type === 'test_cases') tests.set(r.id, testInfo(r, options.field));
         for (const r of page.data) {
           const read = String(r.attributes.testCaseId ?? '');
           if (!read) continue;
@@ -238,12 +251,16 @@ async function readHistory(
   }
 }
 
-function testInfo(r: Resource): TestInfo {
+function testInfo(r: Resource, field: string | undefined): TestInfo {
   const a = r.attributes as Record<string, unknown>;
+  const q = field ? quarantineOf(r, field) : undefined;
   return {
     name: typeof a.name === 'string' ? a.name : r.id,
     ...(typeof a.testCaseKey === 'string' ? { key: a.testCaseKey } : {}),
     ...(typeof a.automationKey === 'string' ? { automationKey: a.automationKey } : {}),
+    ...(q
+      ? { quarantine: { reason: q.reason, by: q.by, ...(q.until ? { until: q.until } : {}) } }
+      : {}),
   };
 }
 
@@ -304,7 +321,12 @@ export async function readSeries(
   options.onPlan?.(plan);
 
   const tests = new Map<string, TestInfo>();
-  const include = { pageSize, include: true, ids: new Map<string, string>() };
+  const include = {
+    pageSize,
+    include: true,
+    ids: new Map<string, string>(),
+    field: options.quarantineField,
+  };
   const withoutHistory: string[] = [];
   for (let i = 0; i < counted.length; i++) {
     const item = counted[i]!;

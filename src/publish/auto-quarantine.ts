@@ -1,0 +1,281 @@
+/**
+ * The automatic quarantine rule (`--auto-quarantine FLIPS/CYCLES`, `--release-after K`): a test
+ * failing now whose result flipped between pass and fail at least FLIPS times in the last CYCLES
+ * cycles of the series is quarantined, with the rule as its reason and `by`
+ * (src/publish/quarantine.ts RULE_BY); a quarantine the rule set is removed once the test PASSED in
+ * each of the last K cycles. Only the rule's own quarantines are released: a person's stays.
+ *
+ * Requests: the series' newest cycles (one page), their FAILED and BLOCKED executions (one paged
+ * read), the quarantined cases (one paged read), the executions of the candidates in those cycles
+ * (`in` chunks); then, for each change, the definitions once (docs/design.md "Triage": checked
+ * before any write), and a GET for the case's ETag and a PATCH.
+ */
+import { type Resource, type ServiceClient } from '../api/client.js';
+import { ConfigError } from '../shared/errors.js';
+import { chunkIn, f } from '../api/filter.js';
+import type { ExecutionResult } from '../schema/resources.js';
+import { isFailing } from './baseline.js';
+import { MAX_FILTER_CHARS } from './match.js';
+import {
+  checkQuarantineField,
+  DEFAULT_QUARANTINE_FIELD,
+  formatQuarantine,
+  parseQuarantine,
+  RULE_BY,
+  setQuarantineField,
+} from './quarantine.js';
+import { matchesPattern, patternFilter } from './series.js';
+
+export interface AutoQuarantineOptions {
+  /** FLIPS/CYCLES of `--auto-quarantine`. */
+  rule?: { flips: number; cycles: number };
+  /** K of `--release-after`. */
+  releaseAfter?: number;
+}
+
+/** `--auto-quarantine`: FLIPS/CYCLES, at least one flip, in 2 to 100 cycles (one page of the series). */
+export function parseAutoQuarantine(value: string, key = 'auto-quarantine') {
+  const m = /^(\d+)\/(\d+)$/.exec(value.trim());
+  const flips = Number(m?.[1]);
+  const cycles = Number(m?.[2]);
+  if (!m || flips < 1 || cycles < 2 || cycles > 100 || flips >= cycles)
+    throw new ConfigError(
+      key,
+      `"${value}" is not FLIPS/CYCLES: e.g. 2/10, a test that flipped between pass and fail at least 2 times in the last 10 cycles; CYCLES from 2 to 100, FLIPS from 1 to CYCLES - 1.`,
+    );
+  return { flips, cycles };
+}
+
+export interface RuleChange {
+  caseId: string;
+  key: string;
+  name: string;
+  /** The flips counted (a quarantine), or the clean cycles (a release). */
+  count: number;
+}
+
+export interface AutoQuarantineResult {
+  quarantined: RuleChange[];
+  released: RuleChange[];
+  /** A dry run: nothing was written; these are what the run would do. */
+  planned?: boolean;
+  /** Requests the rule's reads cost. */
+  readRequests: number;
+  /** Requests the changes cost (planned in a dry run). */
+  writeRequests: number;
+}
+
+/** Results of one case, oldest cycle first (undefined: no execution there). */
+type History = (ExecutionResult | undefined)[];
+
+/** Flips between pass and fail in a history; results other than PASSED, FAILED and BLOCKED are skipped. */
+export function flipsOf(history: History): number {
+  let flips = 0;
+  let last: boolean | undefined;
+  for (const r of history) {
+    if (r !== 'PASSED' && !isFailing(r)) continue;
+    const failing = isFailing(r);
+    if (last !== undefined && failing !== last) flips++;
+    last = failing;
+  }
+  return flips;
+}
+
+/**
+ * The rule over the series of `cycle`. `planned`: a dry run's results for this cycle (they stand
+ * in for the cycle's executions, which are not written yet).
+ */
+export async function applyAutoQuarantine(
+  client: ServiceClient,
+  cycle: Resource<'test_cycles'>,
+  options: AutoQuarantineOptions & {
+    series: string;
+    field: string;
+    now: Date;
+    planned?: Map<string, ExecutionResult>;
+  },
+): Promise<AutoQuarantineResult> {
+  const out: AutoQuarantineResult = {
+    quarantined: [],
+    released: [],
+    readRequests: 0,
+    writeRequests: 0,
+  };
+  const startedAt = client.stats.total;
+  const window = Math.max(options.rule?.cycles ?? 0, options.releaseAfter ?? 0);
+  const ids = await newestOfSeries(client, cycle, options.series, window);
+  const at = new Map(ids.map((id, i) => [id, i]));
+  const current = ids.length - 1;
+  const histories = new Map<string, History>();
+  const record = (caseId: string, cycleId: string, result: ExecutionResult) => {
+    const h = histories.get(caseId) ?? new Array<ExecutionResult | undefined>(ids.length);
+    h[at.get(cycleId)!] = result;
+    histories.set(caseId, h);
+  };
+  const stored = ids.filter((id) => id !== '');
+  // Who fails now (or failed in the window), and who is quarantined: the candidates.
+  const failingNow = new Set<string>();
+  if (options.planned)
+    for (const [caseId, r] of options.planned) if (isFailing(r)) failingNow.add(caseId);
+  if (!options.planned && options.rule && stored.length)
+    for await (const e of client.iterate<'test_case_executions'>('/test_case_executions', {
+      filter: f.and(f.eq('testCycleId', cycle.id), f.in('result', ['FAILED', 'BLOCKED'])),
+      fields: { test_case_executions: ['testCaseId'] },
+    }))
+      failingNow.add(String(e.attributes.testCaseId));
+  const quarantined = new Map<string, Resource<'test_cases'>>();
+  for await (const c of client.iterate<'test_cases'>('/test_cases', {
+    filter: f.isNotNull(`customFields.${options.field}`),
+    fields: { test_cases: ['testCaseKey', 'name', 'customFields'] },
+  }))
+    if (parseQuarantine((c.attributes.customFields as Record<string, unknown>)[options.field]))
+      quarantined.set(c.id, c);
+  const byRule = [...quarantined.values()].filter(
+    (c) =>
+      parseQuarantine((c.attributes.customFields as Record<string, unknown>)[options.field])?.by ===
+      RULE_BY,
+  );
+  const candidates = [
+    ...(options.rule ? [...failingNow].filter((id) => !quarantined.has(id)) : []),
+    ...(options.releaseAfter ? byRule.map((c) => c.id) : []),
+  ];
+  const names = new Map<string, { key: string; name: string }>();
+  for (const c of quarantined.values())
+    names.set(c.id, {
+      key: String(c.attributes.testCaseKey ?? c.id),
+      name: String(c.attributes.name ?? ''),
+    });
+  if (candidates.length && stored.length)
+    for (const chunk of chunkIn('testCaseId', candidates, {
+      maxItems: 100,
+      maxEncodedLength: MAX_FILTER_CHARS - 40 * stored.length,
+      wrapChunk: (c) => f.and(f.in('testCycleId', stored), c),
+    }))
+      for await (const page of client.pages<'test_case_executions'>('/test_case_executions', {
+        filter: chunk,
+        include: ['testCase'],
+        fields: {
+          test_case_executions: ['testCaseId', 'testCycleId', 'result'],
+          test_cases: ['testCaseKey', 'name'],
+        },
+      })) {
+        for (const c of page.included)
+          names.set(c.id, {
+            key: String(c.attributes.testCaseKey ?? c.id),
+            name: String(c.attributes.name ?? ''),
+          });
+        for (const e of page.data)
+          record(
+            String(e.attributes.testCaseId),
+            String(e.attributes.testCycleId),
+            (e.attributes.result as ExecutionResult | undefined) ?? 'NOT_EXECUTED',
+          );
+      }
+  if (options.planned) for (const [caseId, r] of options.planned) record(caseId, cycle.id, r);
+  const named = (caseId: string, count: number): RuleChange => ({
+    caseId,
+    key: names.get(caseId)?.key ?? caseId,
+    name: names.get(caseId)?.name ?? '',
+    count,
+  });
+  if (options.rule) {
+    const { flips, cycles } = options.rule;
+    for (const caseId of failingNow) {
+      if (quarantined.has(caseId)) continue;
+      const h = (histories.get(caseId) ?? []).slice(-cycles);
+      const n = flipsOf(h);
+      if (n >= flips && isFailing(histories.get(caseId)?.[current]))
+        out.quarantined.push(named(caseId, n));
+    }
+  }
+  if (options.releaseAfter) {
+    const k = options.releaseAfter;
+    for (const c of byRule) {
+      const h = histories.get(c.id) ?? [];
+      const clean = h.length >= k && h.slice(-k).every((r) => r === 'PASSED');
+      if (clean && ids.length >= k) out.released.push(named(c.id, k));
+    }
+  }
+  const changes = out.quarantined.length + out.released.length;
+  // A dry run took this cycle's failures from its plan; the real run reads them (one request).
+  out.readRequests = client.stats.total - startedAt + (options.planned && options.rule ? 1 : 0);
+  out.writeRequests = changes ? 1 + 2 * changes : 0;
+  if (options.planned) return { ...out, planned: true };
+  if (!changes) return out;
+  await checkQuarantineField(client, options.field);
+  const rule = options.rule;
+  for (const q of out.quarantined)
+    await setQuarantineField(
+      client,
+      q.caseId,
+      options.field,
+      formatQuarantine({
+        since: options.now.toISOString(),
+        reason: `flipped ${q.count} times between pass and fail in the last ${rule!.cycles} cycles (auto-quarantine ${rule!.flips}/${rule!.cycles})`,
+        by: RULE_BY,
+      }),
+    );
+  for (const r of out.released) await setQuarantineField(client, r.caseId, options.field, null);
+  return out;
+}
+
+/**
+ * The ids of the newest `count` cycles of the series up to `cycle` (by rank), oldest first, this
+ * cycle last ('' for a cycle a dry run would create). One page: count is at most 100.
+ */
+async function newestOfSeries(
+  client: ServiceClient,
+  cycle: Resource<'test_cycles'>,
+  template: string,
+  count: number,
+): Promise<string[]> {
+  const rank = Number(cycle.attributes.rank);
+  const ids: string[] = [];
+  const page = await client.page<'test_cycles'>('/test_cycles', {
+    filter: patternFilter(template),
+    sort: ['-rank'],
+    fields: { test_cycles: ['name', 'rank'] },
+  });
+  for (const c of page.data) {
+    if (c.id === cycle.id || !matchesPattern(template, String(c.attributes.name ?? ''))) continue;
+    if (Number(c.attributes.rank) < rank && ids.length < count - 1) ids.push(c.id);
+  }
+  return [...ids.reverse(), cycle.id];
+}
+
+/** The settings' words for a result's summary line. */
+export function describeRuleChanges(result: AutoQuarantineResult): string[] {
+  const verb = result.planned ? 'would ' : '';
+  return [
+    ...result.quarantined.map(
+      (q) => `auto-quarantine: ${verb}quarantine ${q.key} "${q.name}" (flipped ${q.count} times)`,
+    ),
+    ...result.released.map(
+      (r) => `auto-quarantine: ${verb}release ${r.key} "${r.name}" (${r.count} clean cycles)`,
+    ),
+  ];
+}
+
+/** Before the gate: the rule, when the gate asks for it (`gate.autoQuarantine` and its series). */
+export async function ruleStep(
+  client: ServiceClient,
+  gate:
+    | {
+        autoQuarantine?: AutoQuarantineOptions;
+        series?: string;
+        quarantineField?: string;
+        now?: () => Date;
+      }
+    | undefined,
+  cycle: Resource<'test_cycles'>,
+  planned?: Map<string, ExecutionResult>,
+): Promise<AutoQuarantineResult | undefined> {
+  if (!gate?.autoQuarantine || !gate.series) return undefined;
+  return applyAutoQuarantine(client, cycle, {
+    ...gate.autoQuarantine,
+    series: gate.series,
+    field: gate.quarantineField ?? DEFAULT_QUARANTINE_FIELD,
+    now: gate.now?.() ?? new Date(),
+    ...(planned ? { planned } : {}),
+  });
+}

@@ -1,0 +1,423 @@
+/**
+ * Quarantine, stored on the test case: a string custom field of test cases (setting
+ * `quarantine-field`, default `quarantine`) holds a small JSON value
+ * `{"since", "until"?, "reason", "by"}`. The gate leaves a quarantined case's results out of every
+ * threshold; its executions are still written as they are. Custom fields are read, written and
+ * filtered like other fields (docs/service-api.md 2.10), and the Space's definitions are listed at
+ * `GET /service_custom_field`, which is asked before any quarantine is written.
+ */
+import { type Resource, type ServiceClient, updateWithRetry } from '../api/client.js';
+import { ConfigError, ServiceError } from '../shared/errors.js';
+import { chunkIn, f, type Filter } from '../api/filter.js';
+import { oneLine } from '../shared/redact.js';
+import type { ExecutionResult } from '../schema/resources.js';
+import { MAX_FILTER_CHARS } from './match.js';
+import type { QuarantineSettings } from './settings.js';
+
+/** The default name of the custom field (the settings table's default reads it). */
+export const DEFAULT_QUARANTINE_FIELD = 'quarantine';
+/** The path of the Space's custom field definitions (docs/service-api.md 2.10). */
+export const CUSTOM_FIELDS_PATH = '/service_custom_field';
+/** `by` of a quarantine the --auto-quarantine rule set; --release-after removes only these. */
+export const RULE_BY = 'rule:auto-quarantine';
+
+export interface Quarantine {
+  /** ISO date-time it was set. */
+  since: string;
+  /** ISO date (the whole day counts) or date-time; from then on it no longer counts. */
+  until?: string;
+  reason: string;
+  /** The person (email, else user id) who set it, or RULE_BY. */
+  by: string;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** The moment a quarantine ends: a date means the end of that day (UTC). */
+function endOf(until: string): number {
+  return DATE.test(until) ? Date.parse(`${until}T23:59:59.999Z`) : Date.parse(until);
+}
+
+/** `--until`: a date (2026-12-31) or an ISO date-time, in the future; checked before any request. */
+export function untilSetting(
+  value: string | undefined,
+  now: Date,
+  key = 'until',
+): string | undefined {
+  if (value === undefined) return undefined;
+  const at = endOf(value);
+  if (!(DATE.test(value) || /^\d{4}-\d{2}-\d{2}T/.test(value)) || Number.isNaN(at))
+    throw new ConfigError(key, `"${value}" is not a date: give YYYY-MM-DD or an ISO date-time.`);
+  if (at <= now.getTime())
+    throw new ConfigError(key, `${value} is already past: give a later date, or leave it out.`);
+  return value;
+}
+
+/**
+ * The quarantine a field value holds. A value that is not this JSON (someone typed "flaky" in the
+ * service's app) still quarantines: its text is the reason. Empty or null: not quarantined.
+ */
+export function parseQuarantine(value: unknown): Quarantine | undefined {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === 'object' && !Array.isArray(value)) return fromObject(value as Raw);
+  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+      return fromObject(parsed as Raw);
+  } catch {
+    // plain text: below
+  }
+  return { since: '', reason: oneLine(value), by: '' };
+}
+
+type Raw = Record<string, unknown>;
+
+function fromObject(raw: Raw): Quarantine {
+  const str = (v: unknown) => (typeof v === 'string' ? v : '');
+  const until = str(raw.until);
+  return {
+    since: str(raw.since),
+    ...(until ? { until } : {}),
+    reason: str(raw.reason),
+    by: str(raw.by),
+  };
+}
+
+/** The field's value for a quarantine (a string field: JSON text). */
+export function formatQuarantine(q: Quarantine): string {
+  return JSON.stringify({
+    since: q.since,
+    ...(q.until ? { until: q.until } : {}),
+    reason: q.reason,
+    by: q.by,
+  });
+}
+
+/** Counts now: no `until`, or an `until` not yet past (an expired one no longer counts). */
+export function isActive(q: Quarantine, now: Date): boolean {
+  if (!q.until) return true;
+  const at = endOf(q.until);
+  return Number.isNaN(at) || at > now.getTime();
+}
+
+/** The quarantine of a test case record, when its field holds one. */
+export function quarantineOf(
+  record: { attributes: Record<string, unknown> } | undefined,
+  field: string,
+): Quarantine | undefined {
+  const fields = record?.attributes.customFields as Record<string, unknown> | undefined;
+  return fields && Object.hasOwn(fields, field) ? parseQuarantine(fields[field]) : undefined;
+}
+
+/**
+ * Before any quarantine is written: the Space must define the field on test cases (a key it does
+ * not define is refused with 422, docs/service-api.md 2.10). One read of the definitions.
+ */
+export async function checkQuarantineField(client: ServiceClient, field: string): Promise<void> {
+  for await (const def of client.iterate<'service_custom_field'>(CUSTOM_FIELDS_PATH))
+    if (def.attributes.name === field && def.attributes.entity === 'test_cases') return;
+  throw new ConfigError(
+    'quarantine-field',
+    `the Space defines no test-case custom field "${oneLine(field)}" (the Space's custom fields are listed at GET ${CUSTOM_FIELDS_PATH}): define a string custom field "${oneLine(field)}" on test cases in the service, or name the one you use with this setting.`,
+    'NO_QUARANTINE_FIELD',
+  );
+}
+
+/** A test case by its key, or a ConfigError naming `case-key`. */
+async function caseByKey(client: ServiceClient, key: string): Promise<Resource<'test_cases'>> {
+  const found = await client.findExact<'test_cases'>('/test_cases', 'testCaseKey', key);
+  if (!found) throw new ConfigError('case-key', `no test case has the key ${key} in this Space.`);
+  return found;
+}
+
+/** Who the token belongs to, for `by`: its owner's email, else id; '' when the service cannot say. */
+export async function currentUser(client: ServiceClient): Promise<string> {
+  for await (const user of client.iterate<'users'>('/users', {
+    filter: f.user('id = currentUser()', 'quarantine'),
+    fields: { users: ['email', 'name'] },
+  }))
+    return String(user.attributes.email ?? user.id);
+  return '';
+}
+
+export interface QuarantinedCase {
+  id: string;
+  key: string;
+  name: string;
+  ownerId?: string;
+  quarantine: Quarantine;
+  active: boolean;
+}
+
+function toQuarantined(
+  record: Resource<'test_cases'>,
+  field: string,
+  now: Date,
+): QuarantinedCase | undefined {
+  const quarantine = quarantineOf(record, field);
+  if (!quarantine) return undefined;
+  const ownerId = record.attributes.ownerId;
+  return {
+    id: record.id,
+    key: String(record.attributes.testCaseKey ?? record.id),
+    name: String(record.attributes.name ?? ''),
+    ...(typeof ownerId === 'string' ? { ownerId } : {}),
+    quarantine,
+    active: isActive(quarantine, now),
+  };
+}
+
+/** Writes the field of one case, merged into its other custom fields, with If-Match (412: again). */
+async function writeField(
+  client: ServiceClient,
+  record: Resource<'test_cases'>,
+  field: string,
+  value: string | null,
+): Promise<Resource<'test_cases'>> {
+  const { resource } = await updateWithRetry(client, 'test_cases', record.id, {
+    current: record,
+    change: (current) => {
+      const fields = (current.attributes.customFields as Record<string, unknown> | undefined) ?? {};
+      if ((fields[field] ?? null) === value) return null;
+      return { customFields: { ...fields, [field]: value } };
+    },
+  });
+  return resource;
+}
+
+/** The field of a case known by id: read for its ETag, then written (2 requests). */
+export async function setQuarantineField(
+  client: ServiceClient,
+  caseId: string,
+  field: string,
+  value: string | null,
+): Promise<void> {
+  await writeField(client, await client.get('test_cases', caseId), field, value);
+}
+
+export interface QuarantineOptions {
+  field: string;
+  now?: () => Date;
+}
+
+/** `quarantine add`: field checked, case found, the value written. 4 requests (5 with a 201-less ETag read). */
+export async function addQuarantine(
+  client: ServiceClient,
+  options: QuarantineOptions & { caseKey: string; reason: string; until?: string; by?: string },
+): Promise<QuarantinedCase> {
+  const now = options.now?.() ?? new Date();
+  await checkQuarantineField(client, options.field);
+  const record = await caseByKey(client, options.caseKey);
+  const by = options.by ?? (await currentUser(client));
+  const quarantine: Quarantine = {
+    since: now.toISOString(),
+    ...(options.until ? { until: options.until } : {}),
+    reason: options.reason,
+    by,
+  };
+  const written = await writeField(client, record, options.field, formatQuarantine(quarantine));
+  return toQuarantined(written, options.field, now)!;
+}
+
+/** `quarantine remove`: the field cleared (null); the case's quarantine as it was, if it had one. */
+export async function removeQuarantine(
+  client: ServiceClient,
+  options: QuarantineOptions & { caseKey: string },
+): Promise<QuarantinedCase | undefined> {
+  const now = options.now?.() ?? new Date();
+  await checkQuarantineField(client, options.field);
+  const record = await caseByKey(client, options.caseKey);
+  const before = toQuarantined(record, options.field, now);
+  if (before) await writeField(client, record, options.field, null);
+  return before;
+}
+
+/** `quarantine list`: one filtered, paged read of the cases whose field is set. */
+export async function listQuarantined(
+  client: ServiceClient,
+  options: QuarantineOptions,
+): Promise<QuarantinedCase[]> {
+  const now = options.now?.() ?? new Date();
+  await checkQuarantineField(client, options.field);
+  const out: QuarantinedCase[] = [];
+  for await (const record of client.iterate<'test_cases'>('/test_cases', {
+    filter: f.isNotNull(`customFields.${options.field}`),
+    fields: { test_cases: ['testCaseKey', 'name', 'ownerId', 'customFields'] },
+  })) {
+    const q = toQuarantined(record, options.field, now);
+    if (q) out.push(q);
+  }
+  return out;
+}
+
+/** A test of the cycle as the gate lists it. */
+export interface TriagedTest {
+  caseId: string;
+  key: string;
+  name: string;
+  ownerId?: string;
+  result: ExecutionResult;
+  quarantine?: Quarantine;
+}
+
+/** What the gate's one read of the cycle's executions gives (see readGateExecutions). */
+export interface GateExecutions {
+  /** Executions of cases under an active quarantine: left out of every threshold. */
+  quarantined: TriagedTest[];
+  /** FAILED or BLOCKED executions of cases not quarantined (only when asked for). */
+  failing: TriagedTest[];
+  /** Set when the quarantine could not be read (the Space does not define the field). */
+  unavailable?: string;
+}
+
+/** The test case fields the gate embeds with the executions. */
+const CASE_FIELDS = ['testCaseKey', 'name', 'ownerId', 'customFields'];
+
+/**
+ * The cycle's executions whose case is quarantined, and with `failing` its FAILED and BLOCKED ones
+ * too, in one paged read with their test cases embedded (include=testCase): usually one request.
+ * A Space that does not define the field refuses the filter (400): then nothing is quarantined,
+ * `unavailable` says why, and the failing executions are read without it.
+ */
+export async function readGateExecutions(
+  client: ServiceClient,
+  cycleId: string,
+  options: { field: string; failing: boolean; gateFilter?: Filter; now: Date },
+): Promise<GateExecutions> {
+  const quarantined = f.isNotNull(`testCase.customFields.${options.field}`);
+  const failing = f.in('result', ['FAILED', 'BLOCKED']);
+  const read = (which: Filter) =>
+    readWithCases(client, f.and(f.eq('testCycleId', cycleId), options.gateFilter, which));
+  let rows: Row[];
+  let unavailable: string | undefined;
+  try {
+    rows = await read(options.failing ? f.or(quarantined, failing) : quarantined);
+  } catch (error) {
+    if (!(error instanceof ServiceError) || error.status !== 400) throw error;
+    unavailable = `quarantine not applied: the service refused a filter on the test-case custom field "${oneLine(options.field)}" (${oneLine(error.message)}); GET ${CUSTOM_FIELDS_PATH} lists the Space's custom fields`;
+    rows = options.failing ? await read(failing) : [];
+  }
+  const out: GateExecutions = {
+    quarantined: [],
+    failing: [],
+    ...(unavailable ? { unavailable } : {}),
+  };
+  for (const row of rows) {
+    const q = unavailable ? undefined : quarantineOf(row.testCase, options.field);
+    const ref = refOf(row, q);
+    if (q && isActive(q, options.now)) out.quarantined.push(ref);
+    else if (ref.result === 'FAILED' || ref.result === 'BLOCKED') out.failing.push(ref);
+  }
+  return out;
+}
+
+interface Row {
+  execution: Resource<'test_case_executions'>;
+  testCase?: Resource<'test_cases'>;
+}
+
+async function readWithCases(client: ServiceClient, filter: Filter): Promise<Row[]> {
+  const rows: Row[] = [];
+  for await (const page of client.pages<'test_case_executions'>('/test_case_executions', {
+    filter,
+    include: ['testCase'],
+    fields: { test_case_executions: ['testCaseId', 'result'], test_cases: CASE_FIELDS },
+  })) {
+    const cases = new Map(page.included.map((r) => [r.id, r as Resource<'test_cases'>]));
+    for (const execution of page.data)
+      rows.push({ execution, testCase: cases.get(String(execution.attributes.testCaseId)) });
+  }
+  return rows;
+}
+
+function refOf(row: Row, quarantine: Quarantine | undefined): TriagedTest {
+  const caseId = String(row.execution.attributes.testCaseId);
+  const ownerId = row.testCase?.attributes.ownerId;
+  return {
+    caseId,
+    key: String(row.testCase?.attributes.testCaseKey ?? caseId),
+    name: String(row.testCase?.attributes.name ?? ''),
+    ...(typeof ownerId === 'string' ? { ownerId } : {}),
+    result: (row.execution.attributes.result as ExecutionResult | undefined) ?? 'NOT_EXECUTED',
+    ...(quarantine ? { quarantine } : {}),
+  };
+}
+
+/**
+ * The executions of these cases in a cycle (`in` chunks under the URL limit), with their cases:
+ * for the previous cycle's pass rate without the quarantined, and the fixed tests of a baseline.
+ */
+export async function readCasesInCycle(
+  client: ServiceClient,
+  cycleId: string,
+  caseIds: string[],
+  extra?: Filter,
+): Promise<TriagedTest[]> {
+  if (caseIds.length === 0) return [];
+  const out: TriagedTest[] = [];
+  for (const chunk of chunkIn('testCaseId', caseIds, {
+    maxItems: 100,
+    maxEncodedLength: MAX_FILTER_CHARS,
+    wrapChunk: (c) => f.and(f.eq('testCycleId', cycleId), extra, c),
+  }))
+    for (const row of await readWithCases(client, chunk)) out.push(refOf(row, undefined));
+  return out;
+}
+
+/** Requests of readCasesInCycle for n cases (as many `in` chunks as n uuids take), for plans. */
+export function casesInCycleCost(n: number): number {
+  const ids = Array.from(
+    { length: n },
+    (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+  );
+  return n === 0
+    ? 0
+    : chunkIn('testCaseId', ids, {
+        maxItems: 100,
+        maxEncodedLength: MAX_FILTER_CHARS,
+        wrapChunk: (c) => f.and(f.eq('testCycleId', ids[0]!), c),
+      }).length;
+}
+
+/** One line per quarantined case: key, name, reason, until, by; expired ones marked. */
+export function describeQuarantine(q: QuarantinedCase): string {
+  const { quarantine: v } = q;
+  return `${q.key} "${q.name}": ${v.reason || '(no reason)'}${v.until ? `, until ${v.until}` : ''}${v.by ? `, by ${v.by}` : ''}${v.since ? `, since ${v.since}` : ''}${q.active ? '' : ' (expired: counted again)'}`;
+}
+
+/** Shared by the CLI and the action's mode quarantine. */
+export async function runQuarantine(
+  client: ServiceClient,
+  s: QuarantineSettings,
+  now: () => Date,
+): Promise<{ action: string; quarantined: QuarantinedCase[]; text: string }> {
+  if (s.action === 'add') {
+    const q = await addQuarantine(client, {
+      field: s.field,
+      caseKey: s.caseKey!,
+      reason: s.reason!,
+      until: s.until,
+      now,
+    });
+    return { action: 'add', quarantined: [q], text: `quarantined ${describeQuarantine(q)}` };
+  }
+  if (s.action === 'remove') {
+    const was = await removeQuarantine(client, { field: s.field, caseKey: s.caseKey!, now });
+    return {
+      action: 'remove',
+      quarantined: [],
+      text: was
+        ? `released ${describeQuarantine(was)}`
+        : `${s.caseKey} was not quarantined; nothing written`,
+    };
+  }
+  const list = await listQuarantined(client, { field: s.field, now });
+  return {
+    action: 'list',
+    quarantined: list,
+    text: list.length
+      ? `${list.length} quarantined test case(s):\n${list.map((q) => `  ${describeQuarantine(q)}`).join('\n')}`
+      : 'no test case is quarantined',
+  };
+}

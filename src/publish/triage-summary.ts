@@ -1,0 +1,60 @@
+/**
+ * The triage sections of the Markdown summary (job summary, PR comment, check run, --summary-file):
+ * new failures first, then still failing, fixed, and the quarantined tests marked with their
+ * reason and until. Every piece of data passes the summary's `cell` (escaped, one line, cut).
+ */
+import type { TriagedTest } from './quarantine.js';
+import type { Notified } from './notify.js';
+import type { Triage } from './triage.js';
+
+export function triageSections(
+  triage: Triage | undefined,
+  cell: (text: string) => string,
+  notified?: Notified,
+): string[] {
+  const told = notified?.recipients.length
+    ? [
+        `### Told through the service (${notified.type})\n\n| Who | New failures | Notification |\n|---|---:|---|\n` +
+          notified.recipients
+            .map((r) => `| ${cell(r.who)} | ${r.tests.length} | ${cell(r.outcome)} |`)
+            .join('\n') +
+          '\n',
+      ]
+    : [];
+  if (!triage) return told;
+  const test = (t: TriagedTest) => `${cell(t.key)} ${cell(t.name)}`;
+  const table = (title: string, tests: TriagedTest[]) =>
+    tests.length
+      ? [
+          `### ${title} (${tests.length})\n\n| Test | Result |\n|---|---|\n` +
+            tests.map((t) => `| ${test(t)} | ${cell(t.result)} |`).join('\n') +
+            '\n',
+        ]
+      : [];
+  const against = triage.baseline
+    ? ` against ${cell(triage.baseline.key)} ${cell(triage.baseline.name)}`
+    : '';
+  const sections = [
+    ...table(`New failures${against}`, triage.newFailures),
+    ...table('Still failing', triage.stillFailing),
+    ...table('Fixed', triage.fixed),
+  ];
+  if (triage.quarantined.length) {
+    const failed = triage.quarantined.filter(
+      (t) => t.result === 'FAILED' || t.result === 'BLOCKED',
+    );
+    sections.push(
+      `### 🧊 Quarantined (${triage.quarantined.length}): not counted\n\n` +
+        `${failed.length} quarantined test${failed.length === 1 ? '' : 's'} failed; not counted.\n\n` +
+        '| Test | Result | Reason | Until | By |\n|---|---|---|---|---|\n' +
+        triage.quarantined
+          .map(
+            (t) =>
+              `| 🧊 ${test(t)} | ${cell(t.result)} | ${cell(t.quarantine?.reason ?? '')} | ${cell(t.quarantine?.until ?? '')} | ${cell(t.quarantine?.by ?? '')} |`,
+          )
+          .join('\n') +
+        '\n',
+    );
+  }
+  return [...sections, ...told];
+}
