@@ -459,6 +459,7 @@ export const SETTINGS = {
   'max-new-failures': {
     type: 'integer',
     min: 0,
+    threshold: true,
     placeholder: 'N',
     modes: GATE_MODES,
     commands: GATE_COMMANDS,
