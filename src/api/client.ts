@@ -42,9 +42,9 @@ import {
 } from './transport.js';
 
 export const MEDIA_TYPE = 'application/vnd.api+json';
-/** docs/service-api.md section 8. */
-export const MAX_BODY_BYTES = 1_000_000;
-export const MAX_PAGE_SIZE = 100;
+import { MAX_BODY_BYTES, MAX_PAGE_SIZE } from '../schema/limits.js';
+
+export { MAX_BODY_BYTES, MAX_PAGE_SIZE };
 /** Included records a page may carry: up to 3 levels of to-one relations per record (4.1). */
 const MAX_INCLUDED = 3 * MAX_PAGE_SIZE;
 

@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { MAX_BODY_BYTES } from '../schema/limits.js';
 import { RESOURCE_TYPES } from '../schema/resources.js';
 import { authenticate, authorize, bearerOf, tokenTable } from './auth.js';
 import { Chaos, type ChaosDecision, NO_CHAOS, parseChaos, type ChaosOptions } from './chaos.js';
@@ -29,12 +30,14 @@ export interface EmulatorOptions {
   /** `COUNT/WINDOW` like the client's flag, or parsed. Default 100/1m. */
   rateLimit?: string | RateLimit;
   chaos?: string | ChaosOptions;
-  /** Bytes; default 1 MiB (docs/service-api.md 8). */
+  /** Bytes; default the service's limit, MAX_BODY_BYTES of src/schema/limits.ts. */
   maxBodyBytes?: number;
   /** A connection with no traffic for this long is closed; default 30 s. */
   idleTimeoutMs?: number;
   /** Seconds between reloads of the live page at `/`; default 5. */
   liveRefreshSeconds?: number;
+  /** Monotonic milliseconds for the rate window; tests pass a virtual clock. Default performance.now. */
+  clock?: { now(): number };
 }
 
 export interface RunningEmulator {
@@ -72,14 +75,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const region: Region = seed.region ?? 'eu';
   const service = new EmulatorService(seed);
   const routes = compileRoutes();
-  const rate = new RateWindow(parseRate(options.rateLimit));
+  const clock = options.clock;
+  const rate = new RateWindow(parseRate(options.rateLimit), clock && (() => clock.now()));
   const chaos = new Chaos(
     typeof options.chaos === 'string' ? parseChaos(options.chaos) : (options.chaos ?? NO_CHAOS),
   );
   // Seeded records are named by their place in the seed (their ids may be random).
   for (const type of RESOURCE_TYPES)
     [...service.store.all(type)].forEach((record, i) => chaos.name(record.id, `${type}#${i}`));
-  const maxBody = options.maxBodyBytes ?? 1024 * 1024;
+  const maxBody = options.maxBodyBytes ?? MAX_BODY_BYTES;
   const stats = new StatsCounter();
   const tokens = tokenTable(seed, service);
   const tokenNames = new Map((seed.tokens ?? []).map((t) => [t.token, t.name ?? t.role]));
