@@ -9,6 +9,7 @@ import { packageFootprint } from './package-bench.mjs';
 import { emulatorListLatency, requestFloors, wallFloor } from './publish-bench.mjs';
 import { createLatency, seedingTime } from './emulator-bench.mjs';
 import { syncFloors } from './sync-bench.mjs';
+import { hostileReadTimes } from './hostile-bench.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const results = { date: new Date().toISOString(), node: process.version, runs: RUNS };
@@ -44,6 +45,9 @@ results.parse = {
   rssRatio: +(ours.maxRssMB / bare.maxRssMB).toFixed(2),
   targets: { timeRatio: 1.5, rssRatio: 1.25 },
 };
+
+// ---- hostile reports that could cost time: 5,000 nested elements, an entity bomb ----
+results.hostile = { ms: await hostileReadTimes(RUNS, '.tmp'), target: { ms: 500 } };
 
 // ---- requests / floor for 1,000 results ----
 results.requests = await requestFloors(1000);
@@ -151,6 +155,12 @@ const rows = [
     `${results.parse.rssRatio} x`,
     '<= 1.25 x',
   ],
+  ...Object.entries(results.hostile.ms).map(([name, ms]) => [
+    `hostile report: ${name} read or refused`,
+    `${ms} ms`,
+    '',
+    '< 500 ms',
+  ]),
   [
     'action cold start (to first output; whole process)',
     `${results.action.coldStartMs} ms; ${results.action.processMs} ms, bundle ${(results.action.bundleBytes / 1e6).toFixed(2)} MB`,

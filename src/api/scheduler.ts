@@ -205,6 +205,13 @@ export class Scheduler {
     const what = request.label ?? request.method;
     for (let attempts = 1; ; attempts++) {
       await this.acquire(request.signal);
+      if (request.signal?.aborted) {
+        // Aborted between its turn and its send (from a promise callback, not a signal handler):
+        // still unsent, so it is dropped like any request that was waiting.
+        this.inFlight--;
+        this.pump();
+        throw new InterruptedError();
+      }
       let outcome: AttemptOutcome<T>;
       try {
         outcome = await attempt(attempts);
