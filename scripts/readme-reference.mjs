@@ -38,11 +38,11 @@ export function inputsYaml({ SETTINGS, MODES }) {
 }
 
 /** Where a setting is used: action modes, and each flag with its commands (`--name` (cycle create)). */
-function uses(key, s, flagOf, allModes) {
+function uses(key, s, flagNameOf, allModes) {
   const modes = !s.modes ? '' : s.modes.length === allModes.length ? 'all' : s.modes.join(', ');
   const commandsOf = new Map();
   for (const c of s.commands ?? []) {
-    const flag = flagOf(key, c);
+    const flag = flagNameOf(key, c);
     const typed = s.type === 'boolean' && s.default === 'true' ? `no-${flag}` : flag;
     commandsOf.set(typed, [...(commandsOf.get(typed) ?? []), c]);
   }
@@ -50,10 +50,10 @@ function uses(key, s, flagOf, allModes) {
   return { modes, flags: flags.join('; ') };
 }
 
-export function reference({ SETTINGS, MODES, flagOf }, actionYml) {
+export function reference({ SETTINGS, MODES, flagNameOf }, actionYml) {
   const action = yaml.load(actionYml);
   const rows = Object.entries(SETTINGS).map(([key, s]) => {
-    const where = uses(key, s, flagOf, MODES);
+    const where = uses(key, s, flagNameOf, MODES);
     const input = s.modes ? `\`${key}\`${actionInput(s, MODES).required ? ' (required)' : ''}` : '';
     return `| ${input} | ${where.modes} | ${where.flags} | ${code(s.actionDefault ?? s.default)} | ${code(s.env)} | ${cell(s.description)} |`;
   });

@@ -6,8 +6,10 @@
 import { DEFAULT_TIMEOUT_MS } from './api/transport.js';
 import { DEFAULT_CONCURRENCY, DEFAULT_RATE_LIMIT, formatRateLimit } from './api/scheduler.js';
 import { DEFAULT_RETRY_POLICY } from './api/retry-policy.js';
+import { DEFAULT_LAST } from './schema/counts.js';
 import { DEFAULT_AUTOMATION_KEY, DEFAULT_KEY_PATTERN } from './publish/match.js';
 import { DEFAULT_QUARANTINE_FIELD } from './publish/quarantine.js';
+import { REPORT_EXTENSIONS } from './reports/discover.js';
 import { DEFAULT_MAX_BYTES } from './reports/read.js';
 import { FORMAT_IDS } from './reports/registry.js';
 import { SYNC_SETTINGS } from './settings-sync.js';
@@ -122,8 +124,9 @@ const SERVICE: readonly CommandName[] = [
 const GATE_MODES: readonly Mode[] = ['publish', 'gate'];
 const GATE_COMMANDS: readonly CommandName[] = ['publish', 'gate'];
 const CYCLE_TARGET: readonly CommandName[] = ['publish', 'gate', 'cycle close'];
-const REPORT_FILES =
-  'Report files: globs or directories (a repeatable flag, or one per line or comma-separated); a pattern starting with ! excludes; a directory stands for the .xml, .json, .jsonl and .trx files below it. A glob that matches nothing fails.';
+/** The extensions the discovery code reads (src/reports/discover.ts), in words: `.xml, ... and .trx`. */
+const EXTENSIONS = REPORT_EXTENSIONS.map((e) => `.${e}`);
+const REPORT_FILES = `Report files: globs or directories (a repeatable flag, or one per line or comma-separated); a pattern starting with ! excludes; a directory stands for the ${EXTENSIONS.slice(0, -1).join(', ')} and ${EXTENSIONS.at(-1)} files below it. A glob that matches nothing fails.`;
 const CYCLE_NAME_PLACEHOLDERS =
   'Placeholders: {date} {datetime} {sha} {sha7} {branch} {pr} {run_id} {run_number} {env:VAR}.';
 
@@ -623,7 +626,7 @@ export const SETTINGS = {
   },
   last: {
     type: 'integer',
-    default: '20',
+    default: String(DEFAULT_LAST),
     min: 1,
     max: 500,
     placeholder: 'N',
@@ -754,7 +757,7 @@ export function settingOf(key: string): Setting | undefined {
 }
 
 /** The flag that stands for a setting in a command (`cycle-name` is `--name` in `cycle create`). */
-export function flagOf(key: string, command?: CommandName): string {
+export function flagNameOf(key: string, command?: CommandName): string {
   const flag = settingOf(key)?.flag;
   if (typeof flag === 'string') return flag;
   return (command && flag?.[command]) ?? key;

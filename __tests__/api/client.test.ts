@@ -1,6 +1,7 @@
 import { jest } from '@jest/globals';
 import net from 'node:net';
 import { ServiceClient, updateWithRetry } from '../../src/api/client.js';
+import type { Transport } from '../../src/api/transport.js';
 import { ConfigError, NetworkError, ServiceError } from '../../src/shared/errors.js';
 import { f } from '../../src/api/filter.js';
 import { FakeClock } from '../helpers/clock.js';
@@ -354,27 +355,49 @@ describe('ETags and 412', () => {
 
 describe('rate limit', () => {
   test('300 requests against a sliding window of 50 per second: zero 429s, within 10% of the floor', async () => {
+    // The service is played on a virtual clock (a transport answering after 5 ms of virtual
+    // time): the pace is asserted exactly, and cannot flake on a busy machine.
     const count = 50;
     const windowMs = 1000;
+    const clock = new FakeClock();
     const arrivals: number[] = [];
-    const server = await startServer((req) => {
-      // The server counts every request, 429s included, over the last window.
-      const inWindow = arrivals.filter((t) => t > req.at - windowMs).length;
-      arrivals.push(req.at);
-      if (inWindow >= count)
-        return { status: 429, body: errorBody(429, 'RATE_LIMITED', 'slow down') };
-      return { status: 200, body: resource('test_cases', 'c1') };
+    const transport: Transport = (req) => {
+      const at = clock.now();
+      // The service counts every request, 429s included, over the last window.
+      const inWindow = arrivals.filter((t) => t > at - windowMs).length;
+      arrivals.push(at);
+      const answer =
+        inWindow >= count
+          ? { status: 429, body: errorBody(429, 'RATE_LIMITED', 'slow down') }
+          : { status: 200, body: resource('test_cases', req.url.pathname.split('/').pop()!) };
+      return new Promise((resolve) =>
+        clock.after(5, () =>
+          resolve({
+            status: answer.status,
+            headers: { 'content-type': 'application/vnd.api+json' },
+            body: JSON.stringify(answer.body),
+          }),
+        ),
+      );
+    };
+    const c = client('http://127.0.0.1:1', {
+      rateLimit: `${count}/1s`,
+      concurrency: 4,
+      clock,
+      transport,
     });
-    const c = client(server.url, { rateLimit: `${count}/1s`, concurrency: 4 });
-    const started = performance.now();
-    await Promise.all(Array.from({ length: 300 }, (_, i) => c.get('test_cases', `c${i}`)));
-    const elapsed = performance.now() - started;
+    const got = await clock.run(
+      Promise.all(Array.from({ length: 300 }, (_, i) => c.get('test_cases', `c${i}`))),
+      60_000,
+      1,
+    );
+    expect(got.map((r) => r.id)).toEqual(Array.from({ length: 300 }, (_, i) => `c${i}`));
     // Floor: 300 requests in windows of 50 need 5 full windows after the first burst.
     const floor = (300 / count - 1) * windowMs;
     expect(c.stats.rateLimited).toBe(0);
     expect(c.stats.total).toBe(300);
-    expect(elapsed).toBeGreaterThanOrEqual(floor);
-    expect(elapsed).toBeLessThanOrEqual(floor * 1.1);
+    expect(clock.now()).toBeGreaterThanOrEqual(floor);
+    expect(clock.now()).toBeLessThanOrEqual(floor * 1.1);
   });
 
   test('a server answering 429 to 30% of requests loses nothing and no create is sent twice', async () => {

@@ -8,7 +8,12 @@ import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { closeEmulators, emulator, RW } from '../helpers/emulator.js';
 import { caseSeed } from '../helpers/publish.js';
-import { flagOf, isNegatedFlag, settingsOfCommand, type CommandName } from '../../src/settings.js';
+import {
+  flagNameOf,
+  isNegatedFlag,
+  settingsOfCommand,
+  type CommandName,
+} from '../../src/settings.js';
 
 afterEach(closeEmulators);
 
@@ -224,7 +229,7 @@ describe('every --help line is true for its command and its flag polarity', () =
   test.each(COMMANDS)('%s: every flag of the command is listed once', async (command) => {
     const out = await help(command);
     for (const [key, s] of settingsOfCommand(command)) {
-      const flag = `--${isNegatedFlag(s) ? 'no-' : ''}${flagOf(key, command)}`;
+      const flag = `--${isNegatedFlag(s) ? 'no-' : ''}${flagNameOf(key, command)}`;
       const lines = out.split('\n').filter((l) => l === `  ${flag}` || l.startsWith(`  ${flag} `));
       expect(lines).toHaveLength(1);
     }

@@ -3,7 +3,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { reportCommandSettings } from '../../src/dashboard/index.js';
+import { dashboardSettings } from '../../src/dashboard/index.js';
 import { settingsFrom } from '../../src/publish/index.js';
 import { runCli } from '../helpers/cli.js';
 import { closeEmulators, emulator, RW } from '../helpers/emulator.js';
@@ -134,15 +134,13 @@ describe('output files are checked before the first request', () => {
 
   test('the message says what to do: create the directory, or give a file name', () => {
     const settings = (file: string) => settingsFrom({ 'html-file': file });
-    expect(() => reportCommandSettings(settings(`${missing}/x.html`))).toThrow(
+    expect(() => dashboardSettings(settings(`${missing}/x.html`))).toThrow(
       `html-file: cannot write ${missing}/x.html: the directory ${missing} does not exist; create it first (mkdir -p) or give another path.`,
     );
-    expect(() => reportCommandSettings(settings(work))).toThrow(
+    expect(() => dashboardSettings(settings(work))).toThrow(
       `html-file: cannot write ${work}: it is a directory; give a file name.`,
     );
-    expect(reportCommandSettings(settings(join(work, 'ok.html'))).htmlFile).toBe(
-      join(work, 'ok.html'),
-    );
+    expect(dashboardSettings(settings(join(work, 'ok.html'))).htmlFile).toBe(join(work, 'ok.html'));
   });
 });
 

@@ -15,6 +15,11 @@ import {
   type Answer,
 } from '../helpers/emulator.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
+import { FakeClock } from '../helpers/clock.js';
+import { MAX_BODY_BYTES } from '../../src/schema/limits.js';
+import { parseRateLimit } from '../../src/api/scheduler.js';
+import { parseRate } from '../../src/emulator/rate-window.js';
+import { ConfigError } from '../../src/shared/errors.js';
 
 const PROJECT = '3f0c0e4e-0000-4000-8000-000000000001';
 
@@ -803,13 +808,24 @@ describe('7. Errors', () => {
 });
 
 describe('8. Limits', () => {
-  test('a body over 1 MB gives 413', async () => {
+  test('a body over 1 MB gives 413: the limit is the one the client keeps (MAX_BODY_BYTES, 1,000,000 bytes)', async () => {
     const emu = await emulator();
-    const res = await call(emu, 'POST', '/test_cases', {
-      body: doc('test_cases', { projectId: PROJECT, name: 'x'.repeat(1_100_000), rank: 1 }),
-    });
-    expect(res.status).toBe(413);
-    expect(codeOf(res)).toBe('PAYLOAD_TOO_LARGE');
+    /** A create of exactly `bytes` bytes (ASCII), its description padded. */
+    const sized = (bytes: number) => {
+      const attrs = { projectId: PROJECT, name: 'big', rank: 1, description: '' };
+      const empty = JSON.stringify(doc('test_cases', attrs)).length;
+      const text = JSON.stringify(
+        doc('test_cases', { ...attrs, description: 'x'.repeat(bytes - empty) }),
+      );
+      expect(text.length).toBe(bytes);
+      return text;
+    };
+    const over = await call(emu, 'POST', '/test_cases', { rawBody: sized(MAX_BODY_BYTES + 1) });
+    expect(over.status).toBe(413);
+    expect(codeOf(over)).toBe('PAYLOAD_TOO_LARGE');
+    expect(JSON.stringify(over.body)).toContain('over 1000000 bytes');
+    const atLimit = await call(emu, 'POST', '/test_cases', { rawBody: sized(MAX_BODY_BYTES) });
+    expect(atLimit.status).not.toBe(413);
   });
 
   test('version-locked records: PATCH without If-Match gives 428 MISSING_IF_MATCH, stale gives 412', async () => {
@@ -828,8 +844,26 @@ describe('8. Limits', () => {
     expect(stale.status).toBe(412);
   });
 
+  test.each(['100/1m', '5/2s', '1000/500ms', '3/h', ' 7 / 1.5s '])(
+    'the emulator reads rate limit %j as the client does (one parser, src/shared/rate.ts)',
+    (text) => {
+      expect(parseRate(text)).toEqual(parseRateLimit(text));
+    },
+  );
+
+  test.each(['fast', '0/1m', '10/0s', '10'])(
+    'the emulator refuses rate limit %j with the client’s words',
+    (text) => {
+      expect(() => parseRate(text)).toThrow(ConfigError);
+      expect(() => parseRate(text)).toThrow(
+        `rate-limit: "${text}" is not COUNT/WINDOW; write e.g. 100/1m, 50/30s or 10/500ms (COUNT and WINDOW above 0).`,
+      );
+    },
+  );
+
   test('rate limit: sliding window per token, 429 RATE_LIMITED without Retry-After; other tokens unaffected', async () => {
-    const emu = await emulator({ rateLimit: '5/1s' });
+    const clock = new FakeClock();
+    const emu = await emulator({ rateLimit: '5/1s', clock });
     const statuses: number[] = [];
     for (let i = 0; i < 7; i++) statuses.push((await call(emu, 'GET', '/projects')).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429, 429]);
@@ -838,8 +872,14 @@ describe('8. Limits', () => {
     expect(limited.headers.get('retry-after')).toBeNull();
     expect((await call(emu, 'GET', '/projects', { token: RO })).status).toBe(200);
     expect(emu.stats().rateLimited).toBe(3);
-    await new Promise((r) => setTimeout(r, 1050));
-    expect((await call(emu, 'GET', '/projects')).status).toBe(200);
+    // The window slides: a refused request counts too, and nothing leaves before its second is up.
+    await clock.advance(999);
+    expect((await call(emu, 'GET', '/projects')).status).toBe(429);
+    await clock.advance(1);
+    const after: number[] = [];
+    for (let i = 0; i < 5; i++) after.push((await call(emu, 'GET', '/projects')).status);
+    // The refused request at 999 ms still holds one of the five places.
+    expect(after).toEqual([200, 200, 200, 200, 429]);
   });
 });
 

@@ -6,6 +6,9 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ACTION_OUTPUTS } from '../../src/action/outputs.js';
+
+const DECLARED: ReadonlySet<string> = new Set(ACTION_OUTPUTS);
 
 export interface ActionRun {
   code: number;
@@ -51,16 +54,25 @@ export function runAction(
   // The runner passes every input, with action.yml defaults filled in; these tests pass what they set.
   for (const [name, value] of Object.entries(inputs))
     fullEnv[`INPUT_${name.toUpperCase()}`] = value;
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
       [join(process.cwd(), 'dist/index.js')],
       { env: fullEnv, cwd, timeout: 60_000 },
       (error, stdout) => {
+        const outputs = parseOutputs(readFileSync(outputFile, 'utf8'));
+        // What the bundle really set, against the list action.yml is held to (docs.test.ts).
+        const undeclared = Object.keys(outputs).filter((name) => !DECLARED.has(name));
+        if (undeclared.length > 0)
+          return reject(
+            new Error(
+              `the action set outputs action.yml does not declare: ${undeclared.join(', ')}`,
+            ),
+          );
         resolve({
           code: error ? Number(error.code ?? 1) : 0,
           stdout,
-          outputs: parseOutputs(readFileSync(outputFile, 'utf8')),
+          outputs,
           outputText: readFileSync(outputFile, 'utf8'),
           summary: readFileSync(summaryFile, 'utf8'),
         });

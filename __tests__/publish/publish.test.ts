@@ -6,6 +6,7 @@ import type { Transport } from '../../src/api/transport.js';
 import { createUndiciTransport } from '../../src/api/transport.js';
 import { gateOutcome, publish, type PublishResult } from '../../src/publish/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
+import { FakeClock } from '../helpers/clock.js';
 import { closeEmulators, emulator as startEmulator, testSeed } from '../helpers/emulator.js';
 
 /** Publish tests measure requests, not the limit: a high limit unless a test sets one. */
@@ -30,6 +31,23 @@ afterEach(async () => {
 
 const writes = (stats: { byMethod: Record<string, number> }) =>
   (stats.byMethod.POST ?? 0) + (stats.byMethod.PATCH ?? 0) + (stats.byMethod.DELETE ?? 0);
+
+/**
+ * A transport that aborts `stop` once the emulator has counted `total` requests, checked as each
+ * answer arrives: the interruption lands at a known point of the run, with no polling.
+ */
+function abortAfter(
+  emu: RunningEmulator,
+  total: number,
+  stop: AbortController,
+  inner: Transport,
+): Transport {
+  return async (req) => {
+    const answer = await inner(req);
+    if (emu.stats().total >= total) stop.abort();
+    return answer;
+  };
+}
 
 describe('request budget (docs/design.md "Publish: request budget")', () => {
   test.each([1, 99, 100, 101, 250])(
@@ -136,8 +154,15 @@ describe('request budget (docs/design.md "Publish: request budget")', () => {
 
   test('zero 429s for a lone publisher at the emulator limit', async () => {
     const n = 40;
-    const emu = await emulator({ seed: caseSeed(n), rateLimit: '30/1s' });
-    const result = await publish(clientOf(emu, { rateLimit: '30/1s' }), options([reportOf(n)]));
+    // The emulator's window and the client's pace share one virtual clock: no second is waited.
+    const clock = new FakeClock();
+    const emu = await emulator({ seed: caseSeed(n), rateLimit: '30/1s', clock });
+    const result = await clock.run(
+      publish(clientOf(emu, { rateLimit: '30/1s', clock }), options([reportOf(n)])),
+    );
+    // 2n + 5 requests at 30 a second: the pace was held for more than two windows.
+    expect(result.requests.total).toBeGreaterThan(60);
+    expect(clock.now()).toBeGreaterThanOrEqual(2000);
     expect(emu.stats().rateLimited).toBe(0);
     expect(result.requests.rateLimited).toBe(0);
     expect(executionsOf(emu, 'CI run').size).toBe(n);
@@ -512,12 +537,12 @@ describe('faults', () => {
     const emu = await emulator({ seed: caseSeed(n), chaos: 'latency=1-3,seed=5' });
     const outcome = (i: number) => (i % 6 === 0 ? 'failed' : 'passed');
     const stop = new AbortController();
-    const watch = setInterval(() => emu.stats().total >= 40 && stop.abort(), 1);
+    const real = createUndiciTransport();
     const failure = await publish(
-      clientOf(emu),
+      clientOf(emu, { transport: abortAfter(emu, 40, stop, real) }),
       options([reportOf(n, outcome)], { signal: stop.signal }),
     ).catch((e: Error) => e);
-    clearInterval(watch);
+    await real.close();
     expect(failure).toBeInstanceOf(InterruptedError);
     const written = Number(
       /(\d+) of 60 results were written/.exec((failure as Error).message)?.[1],
@@ -545,12 +570,20 @@ describe('faults', () => {
       if (stop.signal.aborted) sentAfterAbort.push(req.method);
       return real(req);
     };
-    const watch = setInterval(() => emu.stats().total >= 20 && stop.abort(), 1);
-    const failure = await publish(
-      clientOf(emu, { transport: watching, rateLimit: '20/1s' }),
-      options([reportOf(n)], { signal: stop.signal }),
-    ).catch((e: Error) => e);
-    clearInterval(watch);
+    // The rate limit's waits run on a virtual clock: the test waits for no window to pass.
+    const clock = new FakeClock();
+    const failure = await clock
+      .run(
+        publish(
+          clientOf(emu, {
+            transport: abortAfter(emu, 20, stop, watching),
+            rateLimit: '20/1s',
+            clock,
+          }),
+          options([reportOf(n)], { signal: stop.signal }),
+        ),
+      )
+      .catch((e: Error) => e);
     await real.close();
     expect(failure).toBeInstanceOf(InterruptedError);
     // Queued first requests (the POSTs of items not yet started) were dropped, not sent.
@@ -563,21 +596,16 @@ describe('faults', () => {
   test('three publishers with overlapping tests into one new cycle name at once: one cycle, one execution per case, the worst result', async () => {
     const n = 30;
     const emu = await emulator({ seed: caseSeed(n), chaos: 'latency=0-5,seed=9' });
-    // Publisher p fails the tests where i % 3 === p; each reports 20 of the 30 tests.
+    // Publisher p reports 20 of the 30 tests, and fails the even ones where i % 3 === p.
+    const reports = (p: number, i: number) => i % 3 !== (p + 1) % 3;
+    const outcomeOf = (p: number, i: number) => (i % 3 === p && i % 2 === 0 ? 'failed' : 'passed');
     const runs = [0, 1, 2].map((p) => {
-      const tests = Array.from({ length: n }, (_, i) => i).filter((i) => i % 3 !== (p + 1) % 3);
+      const tests = Array.from({ length: n }, (_, i) => i).filter((i) => reports(p, i));
       return publish(
         clientOf(emu),
-        options(
-          [
-            report(
-              tests.map((i) =>
-                testOf('Suite', `test${i}`, i % 3 === p && i % 2 === 0 ? 'failed' : 'passed'),
-              ),
-            ),
-          ],
-          { merge: 'worst' },
-        ),
+        options([report(tests.map((i) => testOf('Suite', `test${i}`, outcomeOf(p, i))))], {
+          merge: 'worst',
+        }),
       );
     });
     const results: PublishResult[] = await Promise.all(runs);
@@ -585,12 +613,15 @@ describe('faults', () => {
     expect(new Set(results.map((r) => r.cycle.id)).size).toBe(1);
     const state = executionsOf(emu, 'CI run');
     expect(state.size).toBe(n);
+    // What each publisher sent for test i, and the worst of them, computed from the runs' inputs.
+    let disputed = 0;
     for (let i = 0; i < n; i++) {
-      const failedBy = i % 3; // only publisher i % 3 may fail test i, and it reports it unless (p + 1) % 3 === i % 3
-      const reportedByFailer = failedBy !== (failedBy + 1) % 3;
-      expect(state.get(`Suite.test${i}`)).toEqual([
-        reportedByFailer && i % 2 === 0 ? 'FAILED' : 'PASSED',
-      ]);
+      const sent = [0, 1, 2].filter((p) => reports(p, i)).map((p) => outcomeOf(p, i));
+      expect(sent).toHaveLength(2);
+      if (new Set(sent).size > 1) disputed++;
+      expect(state.get(`Suite.test${i}`)).toEqual([sent.includes('failed') ? 'FAILED' : 'PASSED']);
     }
+    // The merge was put to the test: publishers disagreed on every even test.
+    expect(disputed).toBe(n / 2);
   });
 });

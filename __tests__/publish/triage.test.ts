@@ -16,7 +16,7 @@ import {
   renderSummary,
   settingsFrom,
 } from '../../src/publish/index.js';
-import { buildReport, reportCommandSettings } from '../../src/dashboard/index.js';
+import { buildReport, dashboardSettings } from '../../src/dashboard/index.js';
 import { runCli } from '../helpers/cli.js';
 import { nightly, NOW, triageSeed } from '../helpers/triage.js';
 import { silentLogger } from '../../src/shared/redact.js';
@@ -399,7 +399,7 @@ describe('what people see', () => {
     await quarantine(emu, 'DEMO-T2', '2026-12-31');
     const report = await buildReport(
       clientOf(emu),
-      reportCommandSettings(settingsFrom({ 'series-name': 'Nightly {run_number}' })),
+      dashboardSettings(settingsFrom({ 'series-name': 'Nightly {run_number}' })),
     );
     const row = /<tr data-test-id="[^"]+"><td>B<span class="key">DEMO-T2<\/span>(.*?)<\/td>/.exec(
       report.html.slice(report.html.indexOf('id="flaky"')),

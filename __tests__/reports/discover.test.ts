@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { discoverReports } from '../../src/reports/discover.js';
+import { SETTINGS } from '../../src/settings.js';
 import { ReportError } from '../../src/reports/model.js';
 
 function tree(files: string[]): string {
@@ -27,6 +28,25 @@ describe('report discovery', () => {
       windowsPaths: true,
     });
     expect(found).toEqual(['out/junit/TEST-a.xml', 'out/top.xml']);
+  });
+
+  test('the reports setting names exactly the extensions a directory stands for', async () => {
+    const cwd = tree([
+      'r/a.xml',
+      'r/b.json',
+      'r/c.jsonl',
+      'r/d.ndjson',
+      'r/e.trx',
+      'r/f.txt',
+      'r/g.html',
+    ]);
+    const found = await discoverReports(['r'], { cwd });
+    const read = found.map((f) => f.slice(f.lastIndexOf('.')));
+    expect(read).toEqual(['.xml', '.json', '.jsonl', '.ndjson', '.trx']);
+    const described = /a directory stands for the (.*) files below it/.exec(
+      SETTINGS.reports.description,
+    )![1]!;
+    expect(described).toBe(`${read.slice(0, -1).join(', ')} and ${read.at(-1)}`);
   });
 
   test('a directory stands for the report files in it, hidden tool state left out', async () => {

@@ -1,20 +1,20 @@
 /**
  * Hostile and broken files: a clear ReportError naming the file (exit 4 from the CLI), never a
- * crash, a hang, or a resolved external entity.
+ * crash, a hang, or a resolved external entity. Their speed is a benchmark's business
+ * (bench/hostile-bench.mjs); a hang would still fail here, on the test timeout.
  */
 import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
 import { readReport, ReportError } from '../../src/reports/index.js';
+// How long these take is measured by `npm run bench` (bench/hostile-bench.mjs), not timed here.
+// @ts-expect-error: a plain .mjs module, no types
+import { billionLaughs, deepNesting } from '../../bench/hostile-bench.mjs';
 
 const dir = mkdtempSync(join(tmpdir(), 'testcycle-hostile-'));
 const junit = (body: string) =>
   `<?xml version="1.0"?>\n<testsuites><testsuite name="s">${body}</testsuite></testsuites>\n`;
-const lol = (depth: number) =>
-  Array.from({ length: depth }, (_, i) => `<!ENTITY lol${i + 1} "${`&lol${i};`.repeat(10)}">`).join(
-    '\n',
-  );
 
 const HOSTILE: [string, string | Buffer, RegExp][] = [
   ['empty.xml', '', /is empty/],
@@ -45,23 +45,14 @@ const HOSTILE: [string, string | Buffer, RegExp][] = [
     '{"meta":{"protocolVersion":"x"}}\n{"testCaseStarted":5}\n{"broken',
     /cannot be read as Cucumber messages: line 3 is not a JSON object/,
   ],
-  [
-    'deep-nesting.xml',
-    `<testsuites>${'<testsuite name="x">'.repeat(5000)}${'</testsuite>'.repeat(5000)}</testsuites>`,
-    /not well-formed|nest/i,
-  ],
-  [
-    'billion-laughs.xml',
-    `<?xml version="1.0"?>\n<!DOCTYPE lolz [<!ENTITY lol0 "lol">${lol(9)}]>\n<testsuite name="&lol9;"><testcase name="&lol9;"/></testsuite>`,
-    /__none__/,
-  ],
+  ['deep-nesting.xml', deepNesting(), /not well-formed|nest/i],
+  ['billion-laughs.xml', billionLaughs(), /__none__/],
 ];
 
 describe('hostile report files', () => {
   test.each(HOSTILE)('%s', async (name, content, message) => {
     const file = join(dir, name);
     writeFileSync(file, content);
-    const started = performance.now();
     let error: unknown;
     let tests: { name: string }[] = [];
     try {
@@ -69,7 +60,6 @@ describe('hostile report files', () => {
     } catch (e) {
       error = e;
     }
-    expect(performance.now() - started).toBeLessThan(5000);
     if (message.source === '__none__') {
       // Entity bombs are inert: the DTD is never processed, names keep the literal reference.
       expect(error).toBeUndefined();

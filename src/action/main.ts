@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as core from '@actions/core';
 import { ServiceClient } from '../api/client.js';
-import { buildReport, describePlan, reportCommandSettings } from '../dashboard/index.js';
+import { buildReport, describePlan, dashboardSettings } from '../dashboard/index.js';
 import { type ErrorKind, messageOf, TestcycleError } from '../shared/errors.js';
 import { createLogger, type Logger, Redactor } from '../shared/redact.js';
 import {
@@ -109,7 +109,7 @@ const PREPARE: Record<Mode, (logger: Logger, secrets: Redactor) => Promise<Step>
     };
   },
   report: async (logger, secrets) => {
-    const settings = reportCommandSettings(inputSource);
+    const settings = dashboardSettings(inputSource);
     const jobSummary = flag(inputSource, 'job-summary');
     return async (client) => {
       const report = await buildReport(client, settings, {

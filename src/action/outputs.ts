@@ -9,13 +9,59 @@ import { failedTests, gateOutcome, type PublishResult } from '../publish/index.j
 import type { SyncResult } from '../publish/inventory.js';
 import type { ParsedReport, TestResult } from '../reports/model.js';
 
+/**
+ * Every output the action sets, in action.yml's order: setOutput takes no other name, and
+ * __tests__/docs.test.ts holds action.yml's `outputs:` to this list.
+ */
+export const ACTION_OUTPUTS = [
+  'cycle-id',
+  'cycle-key',
+  'cycle-name',
+  'cycle-status',
+  'passed',
+  'failed',
+  'blocked',
+  'skipped',
+  'not-executed',
+  'in-progress',
+  'total',
+  'pass-rate',
+  'gate',
+  'gate-reasons',
+  'created',
+  'updated',
+  'unchanged',
+  'cases-created',
+  'cases-updated',
+  'cases-archived',
+  'unmatched',
+  'populated',
+  'requests',
+  'requests-retried',
+  'html-file',
+  'cycles',
+  'rate-limited',
+  'dry-run',
+  'planned-requests',
+  'quarantined',
+  'new-failures',
+  'fixed',
+] as const;
+
+export type ActionOutput = (typeof ACTION_OUTPUTS)[number];
+
 /** One step output; null is empty. Outputs feed later steps and logs: the token in none. */
-export function setOutput(name: string, value: string | number | null, secrets: Redactor): void {
+export function setOutput(
+  name: ActionOutput,
+  value: string | number | null,
+  secrets: Redactor,
+): void {
   core.setOutput(name, value === null ? '' : secrets.redact(String(value)));
 }
 
-function set(out: Record<string, string | number | null>, secrets: Redactor): void {
-  for (const [name, value] of Object.entries(out)) setOutput(name, value, secrets);
+function set(out: Partial<Record<ActionOutput, string | number | null>>, secrets: Redactor): void {
+  for (const [name, value] of Object.entries(out) as [ActionOutput, string | number | null][])
+    setOutput(name, value, secrets);
 }
 
 export function setCycleOutputs(cycle: PublishResult['cycle'], secrets: Redactor): void {

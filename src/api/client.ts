@@ -25,6 +25,7 @@ import {
   type RateLimit,
   type RequestStats,
   type RetryPolicy,
+  type ScheduleResult,
   DEFAULT_RATE_LIMIT,
   Scheduler,
   parseRateLimit,
@@ -42,9 +43,9 @@ import {
 } from './transport.js';
 
 export const MEDIA_TYPE = 'application/vnd.api+json';
-/** docs/service-api.md section 8. */
-export const MAX_BODY_BYTES = 1_000_000;
-export const MAX_PAGE_SIZE = 100;
+import { MAX_BODY_BYTES, MAX_PAGE_SIZE } from '../schema/limits.js';
+
+export { MAX_BODY_BYTES, MAX_PAGE_SIZE };
 /** Included records a page may carry: up to 3 levels of to-one relations per record (4.1). */
 const MAX_INCLUDED = 3 * MAX_PAGE_SIZE;
 
@@ -135,6 +136,20 @@ export interface Cancellable {
   signal?: AbortSignal;
 }
 
+/** One logical request, built once and sent as often as the scheduler decides. */
+interface PreparedRequest {
+  method: RequestMethod;
+  url: URL;
+  /** The path and query relative to the base URL, as errors and logs show it (no token). */
+  shownPath: string;
+  headers: Record<string, string>;
+  body?: string;
+  /** Safe to send again after a 5xx or a lost answer. */
+  repeatable: boolean;
+  /** `GET /projects`: names the request in wait lines. */
+  label: string;
+}
+
 export class ServiceClient {
   readonly baseUrl: URL;
   readonly scheduler: Scheduler;
@@ -197,6 +212,21 @@ export class ServiceClient {
     target: string,
     options: RequestOptions = {},
   ): Promise<ApiResponse> {
+    const prepared = this.prepare(method, target, options);
+    const result = await this.scheduler.schedule<TransportResponse>(
+      {
+        method,
+        label: prepared.label,
+        repeatable: prepared.repeatable,
+        signal: options.signal,
+      },
+      (attempt) => this.send(prepared, attempt),
+    );
+    return this.answerOf(prepared, result);
+  }
+
+  /** The request as sent: URL, headers and body (refused over the body limit), and whether a repeat is safe. */
+  private prepare(method: RequestMethod, target: string, options: RequestOptions): PreparedRequest {
     const url = this.resolve(target, options.query);
     const shownPath = this.display(url);
     const headers: Record<string, string> = {
@@ -219,39 +249,55 @@ export class ServiceClient {
       headers['content-type'] = MEDIA_TYPE;
     }
     if (options.ifMatch) headers['if-match'] = options.ifMatch;
-    // A write that may have been processed is sent again only when If-Match makes a repeat harmless
-    // (the repeat gets 412); a plain POST never is (docs/design.md: the caller looks first).
-    const repeatable = method === 'GET' || options.ifMatch !== undefined;
+    return {
+      method,
+      url,
+      shownPath,
+      headers,
+      body,
+      // A write that may have been processed is sent again only when If-Match makes a repeat
+      // harmless (the repeat gets 412); a plain POST never is (docs/design.md: the caller looks first).
+      repeatable: method === 'GET' || options.ifMatch !== undefined,
+      label: `${method} ${shownPath.replace(/\?.*/s, '')}`,
+    };
+  }
 
-    const label = `${method} ${shownPath.replace(/\?.*/s, '')}`;
-    const result = await this.scheduler.schedule<TransportResponse>(
-      { method, label, repeatable, signal: options.signal },
-      async (attempt) => {
-        const started = performance.now();
-        // The request log (verbose): method, path, status, time and retries; never headers.
-        const retry = attempt > 1 ? `, retry ${attempt - 1}` : '';
-        try {
-          const res = await this.transport({ method, url, headers, body });
-          this.logger.debug(
-            `${method} ${shownPath} -> ${res.status} (${Math.round(performance.now() - started)} ms${retry})`,
-          );
-          const outcome: AttemptOutcome<TransportResponse> = {
-            kind: 'response',
-            status: res.status,
-            retryAfterMs: parseRetryAfter(res.headers['retry-after']),
-            value: res,
-          };
-          return outcome;
-        } catch (error) {
-          const sent = !wasNotSent(error);
-          this.logger.debug(
-            `${method} ${shownPath} -> ${describeNetworkError(error, this.timeoutMs)} (${Math.round(performance.now() - started)} ms${retry})`,
-          );
-          return { kind: 'network', error, sent };
-        }
-      },
-    );
+  /** One attempt through the transport, as the scheduler sees it; logged (never its headers). */
+  private async send(
+    { method, url, shownPath, headers, body }: PreparedRequest,
+    attempt: number,
+  ): Promise<AttemptOutcome<TransportResponse>> {
+    const started = performance.now();
+    // The request log (verbose): method, path, status, time and retries; never headers.
+    const retry = attempt > 1 ? `, retry ${attempt - 1}` : '';
+    try {
+      const res = await this.transport({ method, url, headers, body });
+      this.logger.debug(
+        `${method} ${shownPath} -> ${res.status} (${Math.round(performance.now() - started)} ms${retry})`,
+      );
+      return {
+        kind: 'response',
+        status: res.status,
+        retryAfterMs: parseRetryAfter(res.headers['retry-after']),
+        value: res,
+      };
+    } catch (error) {
+      this.logger.debug(
+        `${method} ${shownPath} -> ${describeNetworkError(error, this.timeoutMs)} (${Math.round(performance.now() - started)} ms${retry})`,
+      );
+      return { kind: 'network', error, sent: !wasNotSent(error) };
+    }
+  }
 
+  /**
+   * What the scheduler ended with, as the caller gets it: the document, or a NetworkError (no
+   * answer), a ServiceError (4xx/5xx after retries), or a ServiceError of status 0 (an answer the
+   * client cannot use: too large, not JSON:API).
+   */
+  private answerOf(
+    { method, shownPath }: PreparedRequest,
+    result: ScheduleResult<TransportResponse>,
+  ): ApiResponse {
     if (result.kind === 'network') {
       throw new NetworkError(
         method,

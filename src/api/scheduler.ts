@@ -7,44 +7,22 @@
  * its answer, so this never exceeds a sliding, fixed or token-bucket limit of the same size.
  * With a SharedPace (pace.ts), the answers other processes on the same token received count too.
  */
-import { ConfigError, INTERRUPTED_IN_A_WAIT, InterruptedError } from '../shared/errors.js';
+import { INTERRUPTED_IN_A_WAIT, InterruptedError } from '../shared/errors.js';
+import { DEFAULT_RATE_LIMIT, formatRateLimit, type RateLimit } from '../shared/rate.js';
 import type { SharedPace } from './pace.js';
 import { type RetryPolicy, retryPolicy, secondRoundPauseMs } from './retry-policy.js';
 import { errorCode } from './transport.js';
 
 export { type RetryPolicy, DEFAULT_RETRY_POLICY } from './retry-policy.js';
 
-export interface RateLimit {
-  count: number;
-  windowMs: number;
-}
+export {
+  type RateLimit,
+  DEFAULT_RATE_LIMIT,
+  formatRateLimit,
+  parseRateLimit,
+} from '../shared/rate.js';
 
-export const DEFAULT_RATE_LIMIT: RateLimit = { count: 100, windowMs: 60_000 };
 export const DEFAULT_CONCURRENCY = 4;
-
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/** A rate limit as users write it: `100/1m` (the largest unit that divides the window). */
-export function formatRateLimit({ count, windowMs }: RateLimit): string {
-  const [unit, ms] = Object.entries(UNIT_MS)
-    .reverse()
-    .find(([, ms]) => windowMs % ms === 0)!;
-  return `${count}/${windowMs / ms}${unit}`;
-}
-
-/** `COUNT/WINDOW`, WINDOW like 1m, 30s, 500ms (docs/design.md `--rate-limit`). */
-export function parseRateLimit(text: string, parameter = 'rate-limit'): RateLimit {
-  const match = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)?\s*(ms|s|m|h)\s*$/.exec(text);
-  const count = match ? Number(match[1]) : NaN;
-  const windowMs = match ? Number(match[2] ?? '1') * UNIT_MS[match[3]!]! : NaN;
-  if (!match || !(count >= 1) || !(windowMs >= 1)) {
-    throw new ConfigError(
-      parameter,
-      `"${text}" is not COUNT/WINDOW; write e.g. 100/1m, 50/30s or 10/500ms (COUNT and WINDOW above 0).`,
-    );
-  }
-  return { count, windowMs };
-}
 
 export interface RequestStats {
   /** Every attempt sent, retries included: the service counts them all against the limit. */
@@ -227,6 +205,13 @@ export class Scheduler {
     const what = request.label ?? request.method;
     for (let attempts = 1; ; attempts++) {
       await this.acquire(request.signal);
+      if (request.signal?.aborted) {
+        // Aborted between its turn and its send (from a promise callback, not a signal handler):
+        // still unsent, so it is dropped like any request that was waiting.
+        this.inFlight--;
+        this.pump();
+        throw new InterruptedError();
+      }
       let outcome: AttemptOutcome<T>;
       try {
         outcome = await attempt(attempts);

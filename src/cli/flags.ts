@@ -8,7 +8,7 @@ import { messageOf, type SettingWords, UsageError } from '../shared/errors.js';
 import type { SettingSource } from '../publish/index.js';
 import {
   closestName,
-  flagOf,
+  flagNameOf,
   helpOf,
   isNegatedFlag,
   settingOf,
@@ -21,7 +21,7 @@ export type FlagValues = Record<string, string | boolean | string[] | undefined>
 
 /** The flag as typed: `no-create-cycle` for a boolean that is on by default. */
 function typedFlag(key: string, setting: Setting, command?: CommandName): string {
-  const flag = flagOf(key, command);
+  const flag = flagNameOf(key, command);
   return isNegatedFlag(setting) ? `no-${flag}` : flag;
 }
 
@@ -71,12 +71,12 @@ export function cliWords(
   values: FlagValues,
   env: NodeJS.ProcessEnv,
 ): SettingWords {
-  const flag = (key: string) => `--${flagOf(key, command)}`;
+  const flag = (key: string) => `--${flagNameOf(key, command)}`;
   return {
     name: (key) => {
       const s = settingOf(key);
       if (!s?.commands) return key;
-      const fromEnv = s.env && values[flagOf(key, command)] === undefined && env[s.env];
+      const fromEnv = s.env && values[flagNameOf(key, command)] === undefined && env[s.env];
       return fromEnv ? s.env! : flag(key);
     },
     value: (key, value) => {
@@ -84,7 +84,7 @@ export function cliWords(
       if (!s?.commands) return `${key} ${value}`;
       if (value === true) return flag(key);
       if (value === false)
-        return isNegatedFlag(s) ? `--no-${flagOf(key, command)}` : `no ${flag(key)}`;
+        return isNegatedFlag(s) ? `--no-${flagNameOf(key, command)}` : `no ${flag(key)}`;
       return `${flag(key)} ${value}`;
     },
   };

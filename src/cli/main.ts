@@ -9,7 +9,7 @@ import type { SettingSource } from '../publish/index.js';
 import type { CommandName } from '../settings.js';
 import { VERSION } from '../version.js';
 import { runEmulatorCommand } from './emulator.js';
-import { EXIT_CODES } from './exit-codes.js';
+import { EXIT_CODES, exitCodesHelp } from './exit-codes.js';
 import {
   cliSource,
   cliWords,
@@ -126,7 +126,7 @@ ${lines.join('\n')}
 common flags:
 ${commonHelp()}
 
-exit codes: 0 done | 1 gate failed | 2 usage or configuration error | 3 service error | 4 report error | 130 interrupted
+exit codes: ${exitCodesHelp()}
 Run "testcycle <command> --help" for a command's flags.`;
 }
 

@@ -1,17 +1,12 @@
 /** `testcycle report`: a series of cycles as a self-contained HTML page, Markdown or JSON. */
 import { writeFile } from 'node:fs/promises';
-import {
-  buildReport,
-  describePlan,
-  reportCommandSettings,
-  renderJson,
-} from '../dashboard/index.js';
+import { buildReport, describePlan, dashboardSettings, renderJson } from '../dashboard/index.js';
 import { clientSettings } from '../publish/index.js';
 import type { CommandContext } from './main.js';
 import { withClient } from './service-commands.js';
 
 export async function runReportCommand(ctx: CommandContext): Promise<number> {
-  const settings = reportCommandSettings(ctx.settings);
+  const settings = dashboardSettings(ctx.settings);
   const client = clientSettings(ctx.settings);
   const report = await withClient(
     ctx,

@@ -12,9 +12,9 @@ export {
 export {
   buildReport,
   describePlan,
-  reportCommandSettings,
+  dashboardSettings,
   type BuiltReport,
-  type ReportCommandSettings,
+  type DashboardSettings,
 } from './service/command.js';
 export { analyze, DEFAULT_TOP, DEFAULT_MIN_FLIPS, type AnalyzeOptions } from './analyze.js';
 export { renderHtml, CONTENT_SECURITY_POLICY } from './html.js';

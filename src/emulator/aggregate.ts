@@ -2,7 +2,7 @@
  * GET /{type}/aggregate (docs/service-api.md 4.3; the grouped shape is the emulator's, docs/design.md):
  * count, one group per distinct value of the groupBy columns, sum/avg/min/max of numeric columns.
  */
-import { RESOURCES, type ResourceSpec, type ResourceType } from '../schema/resources.js';
+import { resourceSpec, type ResourceType } from '../schema/resources.js';
 import { ApiError } from './errors.js';
 import type { FilterEnv } from './filtrql/evaluator.js';
 import { AGGREGATE_FUNCTIONS, AGGREGATE_PARAMS, checkParams, recordFilter } from './query.js';
@@ -18,7 +18,7 @@ export function aggregate(
   const allowed = [...AGGREGATE_PARAMS, ...AGGREGATE_FUNCTIONS.map((f) => `aggregations[${f}]`)];
   checkParams(query, allowed, type);
   const match = recordFilter(type, query, env);
-  const spec = RESOURCES[type] as ResourceSpec;
+  const spec = resourceSpec(type);
   const groupBy = query.getAll('aggregations[groupBy][]');
   for (const column of groupBy) {
     if (!own(spec.attributes, column) && column !== 'id') {

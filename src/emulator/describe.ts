@@ -1,10 +1,5 @@
 /** Descriptions generated from the tables, never written by hand: /openapi.json and /filter-reference. */
-import {
-  RESOURCES,
-  type AttrSpec,
-  type ResourceSpec,
-  type ResourceType,
-} from '../schema/resources.js';
+import { type AttrSpec, RESOURCES, resourceSpec, type ResourceType } from '../schema/resources.js';
 import {
   COMPARE_OPERATORS,
   FUNCTIONS,
@@ -143,7 +138,7 @@ function errorStatuses(route: Route): number[] {
   if (route.write) statuses.push(400, 413, 415);
   if (route.kind === 'create' || route.kind === 'update') statuses.push(409, 422);
   if (route.kind === 'restore') statuses.push(409);
-  const locked = route.type && (RESOURCES[route.type] as ResourceSpec).versionLocked;
+  const locked = route.type && resourceSpec(route.type).versionLocked;
   if (locked && ['update', 'delete', 'restore'].includes(route.kind)) statuses.push(412, 428);
   return [...new Set(statuses)].sort((a, b) => a - b);
 }
@@ -155,7 +150,7 @@ function includable(type: ResourceType): ResourceType[] {
   for (let depth = 0; depth < MAX_INCLUDE_DEPTH; depth++) {
     const next: ResourceType[] = [];
     for (const t of level)
-      for (const rel of Object.values((RESOURCES[t] as ResourceSpec).toOne ?? {})) {
+      for (const rel of Object.values(resourceSpec(t).toOne ?? {})) {
         if (!found.has(rel.type)) next.push(rel.type);
         found.add(rel.type);
       }
@@ -190,7 +185,7 @@ class Schemas {
 
   resource(type: ResourceType) {
     return this.use(`${type}.resource`, () => {
-      const spec = RESOURCES[type] as ResourceSpec;
+      const spec = resourceSpec(type);
       const relationships: Record<string, unknown> = {};
       for (const [name, rel] of Object.entries(spec.toOne ?? {}))
         relationships[name] = closed(
@@ -274,7 +269,7 @@ class Schemas {
   }
 
   writeRequest(type: ResourceType, kind: 'create' | 'update') {
-    const spec = RESOURCES[type] as ResourceSpec;
+    const spec = resourceSpec(type);
     const writable = Object.entries(spec.attributes).filter(([, a]) => !a.serverSet);
     const required =
       kind === 'create' ? writable.filter(([, a]) => a.required).map(([name]) => name) : [];
@@ -356,7 +351,7 @@ const jsonApi = (schema: unknown) => ({ [JSON_API]: { schema } });
 /** The success answer of a route: status, schema, and whether it carries an ETag. */
 function success(route: Route, s: Schemas): { status: string; schema: unknown; etag: boolean } {
   const type = route.type!;
-  const spec = RESOURCES[type] as ResourceSpec;
+  const spec = resourceSpec(type);
   switch (route.kind) {
     case 'list':
       return { status: '200', schema: s.list(type), etag: false };
@@ -453,7 +448,7 @@ function operation(route: Route, s: Schemas): Record<string, unknown> {
   if (route.pattern.includes(':id')) parameters.push({ $ref: '#/components/parameters/id' });
   for (const name of queryParameters(route.kind))
     parameters.push({ $ref: `#/components/parameters/${parameterKey(name)}` });
-  const locked = route.type && (RESOURCES[route.type] as ResourceSpec).versionLocked;
+  const locked = route.type && resourceSpec(route.type).versionLocked;
   if (locked && ['update', 'delete', 'restore'].includes(route.kind))
     parameters.push({ $ref: '#/components/parameters/If-Match' });
   if (parameters.length) op.parameters = parameters;
@@ -581,7 +576,7 @@ export function filterReference(base: string): Record<string, unknown> {
       'double or single quotes; escapes \\" \\\' \\\\; {$expression} inside a string is replaced by its value',
     fields: Object.fromEntries(
       types.map((t) => {
-        const spec = RESOURCES[t] as ResourceSpec;
+        const spec = resourceSpec(t);
         return [
           t,
           {

@@ -9,7 +9,7 @@ import { analyze } from '../dashboard/analyze.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { CONTENT_SECURITY_POLICY, renderHtml, type LiveRequest } from '../dashboard/html.js';
 import type { SeriesData, TestInfo } from '../dashboard/model.js';
-import { countsFrom } from '../schema/counts.js';
+import { countsFrom, DEFAULT_LAST } from '../schema/counts.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import type { Store } from './store.js';
 
@@ -105,7 +105,7 @@ export class RequestLog {
 }
 
 /** The last `last` cycles by rank (creation order), each with its counts and per-test results. */
-export function storeSeries(store: Store, last = 20): SeriesData {
+export function storeSeries(store: Store, last = DEFAULT_LAST): SeriesData {
   const cycles = [...store.all('test_cycles')]
     .sort((a, b) => Number(a.attributes.rank ?? 0) - Number(b.attributes.rank ?? 0))
     .slice(-last);

@@ -2,7 +2,8 @@
  * Query parameters (docs/service-api.md 4.1, 4.3): which a route accepts, and their parsing into
  * checked values. An unknown parameter or name gives 400 naming what is valid.
  */
-import { RESOURCES, type ResourceSpec, type ResourceType } from '../schema/resources.js';
+import { MAX_PAGE_SIZE } from '../schema/limits.js';
+import { resourceSpec, type ResourceType } from '../schema/resources.js';
 import { ApiError } from './errors.js';
 import { compileFilter, type FilterEnv, FilterFieldError } from './filtrql/evaluator.js';
 import { FilterSyntaxError } from './filtrql/lexer.js';
@@ -10,7 +11,7 @@ import { own } from './own.js';
 import type { StoredRecord } from './store.js';
 
 export const DEFAULT_PAGE_SIZE = 25;
-export const MAX_PAGE_SIZE = 100;
+export { MAX_PAGE_SIZE };
 export const MAX_INCLUDE_DEPTH = 3;
 
 export const LIST_PARAMS = [
@@ -86,7 +87,7 @@ export interface SortKey {
 
 export function parseSort(type: ResourceType, text: string | null): SortKey[] {
   if (!text) return [];
-  const attrs = (RESOURCES[type] as ResourceSpec).attributes;
+  const attrs = resourceSpec(type).attributes;
   return text.split(',').map((part) => {
     const desc = part.startsWith('-');
     const name = desc ? part.slice(1) : part;
@@ -110,7 +111,7 @@ export function recordFilter(
 ): (r: StoredRecord) => boolean {
   const text = query.get('filter');
   const withDeleted = flag(query, 'withDeleted');
-  const softDelete = (RESOURCES[type] as ResourceSpec).softDelete === true;
+  const softDelete = resourceSpec(type).softDelete === true;
   const live = (r: StoredRecord) => withDeleted || !softDelete || r.attributes.deletedAt == null;
   if (text === null || text.trim() === '') return live;
   try {

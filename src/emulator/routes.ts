@@ -2,12 +2,7 @@
  * The API as data: routes are compiled once from src/schema (stripe-mock style). Fixed paths match
  * before parameterised ones.
  */
-import {
-  RESOURCES,
-  RESOURCE_TYPES,
-  type ResourceSpec,
-  type ResourceType,
-} from '../schema/resources.js';
+import { RESOURCE_TYPES, resourceSpec, type ResourceType } from '../schema/resources.js';
 
 export type RouteKind =
   | 'list'
@@ -59,7 +54,7 @@ export function compileRoutes(): Route[] {
     route('GET', ['filter-reference'], 'filterReference'),
   ];
   for (const type of RESOURCE_TYPES) {
-    const spec = RESOURCES[type] as ResourceSpec;
+    const spec = resourceSpec(type);
     const ops = new Set(spec.operations);
     if (ops.has('list')) routes.push(route('GET', [type], 'list', type));
     if (ops.has('aggregate')) routes.push(route('GET', [type, 'aggregate'], 'aggregate', type));

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { jtiOf } from '../shared/jwt.js';
-import { RESOURCES, type ResourceSpec, type ResourceType } from '../schema/resources.js';
+import { resourceSpec, type ResourceType } from '../schema/resources.js';
 import { ApiError } from './errors.js';
 import { type Seed, SeedError } from './seed.js';
 import type { Store, StoredRecord } from './store.js';
@@ -102,12 +102,12 @@ export function seedRecords(
   // Kept keys first: a key made for a record without one must not repeat a later record's.
   for (const [type, list] of SEEDED)
     for (const attrs of seed[list] ?? []) {
-      const key = attrs[(RESOURCES[type] as ResourceSpec).key!.attribute];
+      const key = attrs[resourceSpec(type).key!.attribute];
       if (typeof key === 'string') claimKey(type, key);
     }
   for (const [type, list] of SEEDED)
     (seed[list] ?? []).forEach(({ id, ...attrs }, i) => {
-      const keyAttribute = (RESOURCES[type] as ResourceSpec).key!.attribute;
+      const keyAttribute = resourceSpec(type).key!.attribute;
       const { [keyAttribute]: key, ...rest } = attrs;
       const rank = Object.hasOwn(rest, 'rank') ? undefined : nextRank(type);
       if (rank !== undefined && !Number.isSafeInteger(rank))

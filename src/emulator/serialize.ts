@@ -4,12 +4,7 @@
  * Links are absolute, built from the request's origin, as most JSON:API servers send them.
  * Compound documents: the `included` records of include=... .
  */
-import {
-  RESOURCES,
-  type ResourceSpec,
-  type ResourceType,
-  isResourceType,
-} from '../schema/resources.js';
+import { isResourceType, resourceSpec, type ResourceType } from '../schema/resources.js';
 import { ApiError } from './errors.js';
 import { own } from './own.js';
 import { MAX_INCLUDE_DEPTH } from './query.js';
@@ -36,7 +31,7 @@ export interface RelationshipObject {
 
 /** The member names fields[<type>] accepts: attributes and relations (a relation is a field). */
 export function fieldNames(type: ResourceType): string[] {
-  const spec = RESOURCES[type] as ResourceSpec;
+  const spec = resourceSpec(type);
   return [
     ...Object.keys(spec.attributes),
     ...Object.keys(spec.toOne ?? {}),
@@ -84,7 +79,7 @@ export function toOneLinkage(
   relation: string,
   resolve: Resolve,
 ): Linkage | null {
-  const rel = (RESOURCES[record.type] as ResourceSpec).toOne![relation]!;
+  const rel = resourceSpec(record.type).toOne![relation]!;
   const id = record.attributes[rel.via];
   const target = typeof id === 'string' ? resolve(rel.type, id) : undefined;
   return target ? { type: target.type, id: target.id } : null;
@@ -110,7 +105,7 @@ export function resourceObject(
   resolve: Resolve,
   fields?: Fieldsets,
 ): ResourceObject {
-  const spec = RESOURCES[record.type] as ResourceSpec;
+  const spec = resourceSpec(record.type);
   const only = fields?.get(record.type);
   const keep = (name: string) => !only || only.has(name);
   const attributes: Record<string, unknown> = {};
@@ -171,9 +166,9 @@ export function included(
     let current: StoredRecord[] = records;
     let currentType = type;
     for (const part of parts) {
-      const rel = own((RESOURCES[currentType] as ResourceSpec).toOne, part);
+      const rel = own(resourceSpec(currentType).toOne, part);
       if (!rel) {
-        const valid = Object.keys((RESOURCES[currentType] as ResourceSpec).toOne ?? {});
+        const valid = Object.keys(resourceSpec(currentType).toOne ?? {});
         throw new ApiError(
           400,
           'UNKNOWN_FIELD',

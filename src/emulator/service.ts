@@ -3,7 +3,7 @@
  * type. Each concern has its own file (query parameters, paging, aggregates, validation, per-type
  * rules, serialization, seeding); this one puts them in order. HTTP concerns stay in server.ts.
  */
-import { RESOURCES, type ResourceSpec, type ResourceType } from '../schema/resources.js';
+import { resourceSpec, type ResourceType } from '../schema/resources.js';
 import { aggregate } from './aggregate.js';
 import { ApiError, MESSAGES } from './errors.js';
 import type { FilterEnv } from './filtrql/evaluator.js';
@@ -100,7 +100,7 @@ export class EmulatorService {
         return this.list(type, req, this.store.all(type));
       case 'related': {
         this.mustFind(type, req.id!);
-        const rel = (RESOURCES[type] as ResourceSpec).toMany![route.relation!]!;
+        const rel = resourceSpec(type).toMany![route.relation!]!;
         return this.list(rel.type, req, this.store.byForeignKey(rel.type, rel.foreignKey, req.id!));
       }
       case 'relatedToOne':
@@ -224,7 +224,7 @@ export class EmulatorService {
     caller: Caller,
     kept: Kept = {},
   ): StoredRecord {
-    const spec = RESOURCES[type] as ResourceSpec;
+    const spec = resourceSpec(type);
     const rules = TYPE_RULES[type];
     const attributes = validateAttributes(type, input, 'create', this.customFields(type));
     rules?.checkCreate?.(input);
@@ -284,7 +284,7 @@ export class EmulatorService {
     TYPE_RULES[type]?.updating?.(record, changes, { store: this.store, now });
     if (Object.hasOwn(record.attributes, 'updatedAt')) changes.updatedAt = now;
     if (
-      Object.hasOwn((RESOURCES[type] as ResourceSpec).attributes, 'updatedBy') &&
+      Object.hasOwn(resourceSpec(type).attributes, 'updatedBy') &&
       !Object.hasOwn(attributes, 'updatedBy')
     )
       changes.updatedBy = req.caller.userId;
@@ -294,7 +294,7 @@ export class EmulatorService {
 
   private remove(type: ResourceType, req: ServiceRequest): ServiceResponse {
     checkParams(req.query, [], type);
-    const spec = RESOURCES[type] as ResourceSpec;
+    const spec = resourceSpec(type);
     const record = this.mustFind(type, req.id!);
     checkEtag(type, record, req.ifMatch);
     if (spec.softDelete) {
@@ -325,8 +325,7 @@ export class EmulatorService {
 
   private mustFind(type: ResourceType, id: string, withDeleted = false): StoredRecord {
     const record = this.store.get(type, id);
-    const deleted =
-      record && (RESOURCES[type] as ResourceSpec).softDelete && record.attributes.deletedAt != null;
+    const deleted = record && resourceSpec(type).softDelete && record.attributes.deletedAt != null;
     if (!record || (deleted && !withDeleted))
       throw new ApiError(404, 'NOT_FOUND', MESSAGES.notFound(type, id));
     return record;

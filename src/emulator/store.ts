@@ -5,12 +5,7 @@
  * Space of 1,000 or 100,000 records.
  */
 import { randomUUID } from 'node:crypto';
-import {
-  type ResourceSpec,
-  type ResourceType,
-  RESOURCES,
-  RESOURCE_TYPES,
-} from '../schema/resources.js';
+import { RESOURCE_TYPES, resourceSpec, type ResourceType } from '../schema/resources.js';
 
 export interface StoredRecord {
   type: ResourceType;
@@ -41,7 +36,7 @@ interface Table {
 function foreignKeysOf(type: ResourceType): string[] {
   const keys = new Set<string>();
   for (const other of RESOURCE_TYPES) {
-    for (const rel of Object.values((RESOURCES[other] as ResourceSpec).toMany ?? {})) {
+    for (const rel of Object.values(resourceSpec(other).toMany ?? {})) {
       if (rel.type === type) keys.add(rel.foreignKey);
     }
   }
@@ -50,7 +45,7 @@ function foreignKeysOf(type: ResourceType): string[] {
 
 /** The attribute sets whose values must be unique among live records of a type. */
 export function uniqueSetsOf(type: ResourceType): (readonly string[])[] {
-  const spec = RESOURCES[type] as ResourceSpec;
+  const spec = resourceSpec(type);
   const single = Object.entries(spec.attributes)
     .filter(([, a]) => a.unique)
     .map(([name]) => [name]);
@@ -94,7 +89,7 @@ export class Store {
   }
 
   nextKey(type: ResourceType): string | undefined {
-    const key = (RESOURCES[type] as ResourceSpec).key;
+    const key = resourceSpec(type).key;
     if (!key) return undefined;
     return `${this.projectKey}-${key.prefix}${++this.table(type).keyCounter}`;
   }
@@ -104,7 +99,7 @@ export class Store {
    * when it has this project's shape, so that keys made later never repeat it.
    */
   claimKey(type: ResourceType, key: string): string {
-    const spec = (RESOURCES[type] as ResourceSpec).key;
+    const spec = resourceSpec(type).key;
     const own =
       spec && new RegExp(`^${escapeRegExp(this.projectKey)}-${spec.prefix}(\\d+)$`).exec(key);
     if (own) {

@@ -5,8 +5,8 @@
  */
 import {
   type AttrSpec,
-  RESOURCES,
   type ResourceSpec,
+  resourceSpec,
   type ResourceType,
 } from '../schema/resources.js';
 import { ApiError, MESSAGES } from './errors.js';
@@ -54,7 +54,7 @@ export function validateAttributes(
   mode: 'create' | 'update',
   customFields: readonly string[],
 ): Record<string, unknown> {
-  const spec = RESOURCES[type] as ResourceSpec;
+  const spec = resourceSpec(type);
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(input)) {
     const pointer = `/data/attributes/${name}`;
@@ -116,15 +116,13 @@ export function checkReferences(
   type: ResourceType,
   attributes: Record<string, unknown>,
 ): void {
-  const spec = RESOURCES[type] as ResourceSpec;
+  const spec = resourceSpec(type);
   for (const [name, attr] of Object.entries(spec.attributes)) {
     const value = attributes[name];
     if (!attr.references || typeof value !== 'string') continue;
     const target = store.get(attr.references, value);
     const softDeleted =
-      target &&
-      (RESOURCES[attr.references] as ResourceSpec).softDelete &&
-      target.attributes.deletedAt != null;
+      target && resourceSpec(attr.references).softDelete && target.attributes.deletedAt != null;
     if (!target || softDeleted) {
       throw new ApiError(
         409,
@@ -145,7 +143,7 @@ export function checkUnique(
   self: StoredRecord | undefined,
   changed?: string[],
 ): void {
-  const spec = RESOURCES[type] as ResourceSpec;
+  const spec = resourceSpec(type);
   const isLive = (r: StoredRecord) =>
     r !== self && (!spec.softDelete || r.attributes.deletedAt == null);
   for (const names of uniqueSetsOf(type)) {
@@ -166,7 +164,7 @@ export function checkEtag(
   record: StoredRecord,
   ifMatch: string | undefined,
 ): void {
-  if (!(RESOURCES[type] as ResourceSpec).versionLocked) return;
+  if (!resourceSpec(type).versionLocked) return;
   if (!ifMatch) throw new ApiError(428, 'MISSING_IF_MATCH', MESSAGES.missingIfMatch);
   if (ifMatch !== record.etag) throw new ApiError(412, 'PRECONDITION_FAILED', MESSAGES.staleEtag);
 }

@@ -72,8 +72,10 @@ export async function discoverReportFiles(
   return [...found].map(([file, fromDirectory]) => ({ file, fromDirectory }));
 }
 
-/** What a directory given as a pattern stands for: the files of the formats testcycle reads. */
-const REPORT_FILES = '**/*.{xml,json,jsonl,ndjson,trx}';
+/** The file extensions of the formats testcycle reads: what a directory given as a pattern stands for. */
+export const REPORT_EXTENSIONS = ['xml', 'json', 'jsonl', 'ndjson', 'trx'] as const;
+
+const REPORT_FILES = `**/*.{${REPORT_EXTENSIONS.join(',')}}`;
 
 async function isDirectory(path: string): Promise<boolean> {
   try {

@@ -3,7 +3,6 @@
  * the list; counting lives here.
  */
 import { render, TestcycleError, type Words } from '../shared/errors.js';
-import { stripAnsi } from '../shared/control-codes.js';
 
 export type Outcome = 'passed' | 'failed' | 'error' | 'skipped';
 
@@ -253,13 +252,6 @@ export function withRetries(test: TestResult, earlier: readonly Attempt[]): Test
     { outcome: test.outcome, durationMs: test.durationMs, message: test.message },
   ];
   return test;
-}
-
-/** Text without ANSI escape sequences (jest, Playwright and vitest colour their messages). */
-export function plain(text: string): string;
-export function plain(text: string | undefined): string | undefined;
-export function plain(text: string | undefined): string | undefined {
-  return text === undefined ? undefined : stripAnsi(text);
 }
 
 /** The first non-empty line of a text, trimmed (a message from a body without one). */

@@ -1,9 +1,9 @@
 /** Reading one report file: size limit, decoding, detection, parsing, errors that name the file. */
 import { open, stat } from 'node:fs/promises';
+import { stripAnsi } from '../shared/control-codes.js';
 import type { ReportFormat, Sniff } from './format.js';
 import {
   NotAReportError,
-  plain,
   ReportError,
   type ParsedReport,
   type ParsedTests,
@@ -74,9 +74,9 @@ export function parseReport(
 /** Messages without colour codes (jest, vitest and Playwright colour theirs). */
 function withoutAnsi(tests: TestResult[]): void {
   for (const t of tests) {
-    t.message = plain(t.message);
-    t.details = plain(t.details);
-    if (t.attempts) for (const a of t.attempts) a.message = plain(a.message);
+    t.message = t.message && stripAnsi(t.message);
+    t.details = t.details && stripAnsi(t.details);
+    if (t.attempts) for (const a of t.attempts) a.message = a.message && stripAnsi(a.message);
   }
 }
 

@@ -427,7 +427,7 @@ export function isResourceType(value: string): value is ResourceType {
 
 /** Types whose PATCH and DELETE need If-Match. */
 export function isVersionLocked(type: ResourceType): boolean {
-  return (RESOURCES[type] as ResourceSpec).versionLocked === true;
+  return resourceSpec(type).versionLocked === true;
 }
 
 // ---- TypeScript types derived from the table (so the client is typed by the same data) ----

@@ -19,7 +19,7 @@ import { renderMarkdown } from '../markdown.js';
 import type { DashboardModel, RequestPlan } from '../model.js';
 import { readSeries, type SeriesSpec } from './series.js';
 
-export interface ReportCommandSettings {
+export interface DashboardSettings {
   spec: SeriesSpec;
   last: number;
   history: boolean;
@@ -30,7 +30,7 @@ export interface ReportCommandSettings {
   markdownFile?: string;
 }
 
-export function reportCommandSettings(src: SettingSource): ReportCommandSettings {
+export function dashboardSettings(src: SettingSource): DashboardSettings {
   const filter = userFilterSetting(src, 'series-filter');
   const pattern = text(src, 'series-name');
   if (filter !== undefined && pattern !== undefined)
@@ -55,7 +55,7 @@ export interface BuiltReport {
 
 export async function buildReport(
   client: ServiceClient,
-  settings: ReportCommandSettings,
+  settings: DashboardSettings,
   options: { onPlan?: (plan: RequestPlan) => void; now?: Date } = {},
 ): Promise<BuiltReport> {
   const data = await readSeries(client, settings.spec, {

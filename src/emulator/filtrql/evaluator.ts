@@ -3,12 +3,7 @@
  * errors listing the valid ones, never a silent match) and values are folded to constants, so
  * evaluating a record is a few closure calls.
  */
-import {
-  type AttrSpec,
-  type ResourceType,
-  RESOURCES,
-  type ResourceSpec,
-} from '../../schema/resources.js';
+import { type AttrSpec, resourceSpec, type ResourceType } from '../../schema/resources.js';
 import type { Expr, Span, ValueNode } from './ast.js';
 import { parseFilter } from './parser.js';
 import { own } from '../own.js';
@@ -103,7 +98,7 @@ function compile(expr: Expr, type: ResourceType, env: FilterEnv): Predicate {
         : (rec) => has(accessor.get(rec));
     }
     case 'quantified': {
-      const spec = RESOURCES[type] as ResourceSpec;
+      const spec = resourceSpec(type);
       const name = expr.path.join('.');
       const relation = expr.path.length === 1 ? own(spec.toMany, name) : undefined;
       if (!relation) {
@@ -116,7 +111,7 @@ function compile(expr: Expr, type: ResourceType, env: FilterEnv): Predicate {
       const inner = compile(expr.condition, relation.type, env);
       const childType = relation.type;
       const foreignKey = relation.foreignKey;
-      const childSpec = RESOURCES[childType] as ResourceSpec;
+      const childSpec = resourceSpec(childType);
       const live = (r: FilterRecord) => !childSpec.softDelete || r.attributes.deletedAt == null;
       return (rec) => {
         let any = false;
@@ -139,7 +134,7 @@ function resolvePath(path: string[], type: ResourceType, env: FilterEnv, span: S
   const hops: { type: ResourceType; via: string }[] = [];
   for (let i = 0; i < path.length; i++) {
     const name = path[i]!;
-    const spec = RESOURCES[current] as ResourceSpec;
+    const spec = resourceSpec(current);
     const rest = path.length - i - 1;
     const toOne = rest > 0 ? own(spec.toOne, name) : undefined;
     if (toOne) {
@@ -189,7 +184,7 @@ function resolvePath(path: string[], type: ResourceType, env: FilterEnv, span: S
 }
 
 export function validNames(type: ResourceType, env: Pick<FilterEnv, 'customFields'>): string[] {
-  const spec = RESOURCES[type] as ResourceSpec;
+  const spec = resourceSpec(type);
   return [
     'id',
     ...Object.keys(spec.attributes).filter((a) => a !== 'id'),

@@ -13,9 +13,3 @@ export function str(value: unknown): string | undefined {
 export function num(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
-
-/** The first JSON value of a text, for detection without parsing megabytes. */
-export function startsLikeJson(head: string): '{' | '[' | undefined {
-  const c = head.trimStart()[0];
-  return c === '{' || c === '[' ? c : undefined;
-}

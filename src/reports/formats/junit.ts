@@ -99,9 +99,17 @@ function walkSuite(suite: XmlNode, path: string[], out: TestResult[]): void {
   const name = attr(suite, 'name');
   const here = name ? [...path, name] : path;
   const suiteFile = attr(suite, 'file') ?? attr(suite, 'filepath');
+  let previous: TestResult | undefined;
   for (const testcase of list(suite.testcase)) {
     const result = toResult(testcase, here, suiteFile);
-    if (result.name) out.push(result);
+    if (!result.name) continue;
+    // The cases of a suite mostly share a classname and file: keep one string of each, not one
+    // per test (the parsed tree's copies are then garbage with the tree).
+    if (previous) {
+      if (result.classname === previous.classname) result.classname = previous.classname;
+      if (result.file === previous.file) result.file = previous.file;
+    }
+    out.push((previous = result));
   }
   // The parsed tree is ours alone: let the garbage collector take each suite's cases as soon as
   // they are read, so the model reuses their memory instead of growing the heap (peak RSS: BENCHMARKS.md).
