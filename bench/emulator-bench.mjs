@@ -1,23 +1,14 @@
 // Emulator benchmarks at the size of a real Space (built library in lib/): seeding time, and the
 // latency of a create in a small versus a large Space (creates look up by index, never by scan).
 import { startEmulator } from '../lib/emulator/index.js';
+import { benchSpace, TOKEN } from './space.mjs';
 
-const TOKEN = 'bench-token-0123456789';
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-function seedOf(cases) {
-  return {
-    project: { key: 'BENCH' },
-    tokens: [{ token: TOKEN, role: 'read-write' }],
+const seedOf = (cases) =>
+  benchSpace(cases, (i) => ({ name: `case ${i}`, customFields: { component: `c${i % 20}` } }), {
     customFields: [{ name: 'component', entity: 'test_cases', type: 'string' }],
-    testCases: Array.from({ length: cases }, (_, i) => ({
-      name: `case ${i}`,
-      automationKey: `Suite.test${i}`,
-      status: 'ACTIVE',
-      customFields: { component: `c${i % 20}` },
-    })),
-  };
-}
+  });
 
 /** Milliseconds from startEmulator() to listening with `cases` seeded test cases (median of runs). */
 export async function seedingTime(cases, runs) {

@@ -3,19 +3,7 @@ import { ServiceClient } from '../lib/api/client.js';
 import { startEmulator } from '../lib/emulator/index.js';
 import { publish, publishSettings, settingsFrom } from '../lib/publish/index.js';
 
-const TOKEN = 'bench-token-0123456789';
-
-function seed(n) {
-  return {
-    project: { key: 'BENCH' },
-    tokens: [{ token: TOKEN, role: 'read-write' }],
-    testCases: Array.from({ length: n }, (_, i) => ({
-      name: `case ${i}`,
-      automationKey: `Suite.test${i}`,
-      status: 'ACTIVE',
-    })),
-  };
-}
+import { benchSpace as seed, TOKEN } from './space.mjs';
 
 function report(n, outcome) {
   return {

@@ -4,21 +4,11 @@ import { ServiceClient } from '../lib/api/client.js';
 import { startEmulator } from '../lib/emulator/index.js';
 import { settingsFrom, sync, syncSettings } from '../lib/publish/index.js';
 
-const TOKEN = 'bench-token-0123456789';
+import { benchSpace, TOKEN } from './space.mjs';
 
 /** N automated cases, keyed and named as sync keys and names the report's tests. */
-function seed(n) {
-  return {
-    project: { key: 'BENCH' },
-    tokens: [{ token: TOKEN, role: 'read-write' }],
-    testCases: Array.from({ length: n }, (_, i) => ({
-      name: `Suite.test${i}`,
-      automationKey: `Suite.test${i}`,
-      automationStatus: 'AUTOMATED',
-      status: 'ACTIVE',
-    })),
-  };
-}
+const seed = (n) =>
+  benchSpace(n, (i) => ({ name: `Suite.test${i}`, automationStatus: 'AUTOMATED' }));
 
 /** The tests; `renamed(i)`: the test is renamed, its case named by an explicit key property. */
 function report(n, renamed = () => false) {

@@ -11,18 +11,12 @@ import {
   settingsFrom,
 } from '../lib/publish/index.js';
 
-const TOKEN = 'bench-token-0123456789';
+import { benchSpace, TOKEN } from './space.mjs';
 
-const seed = (n) => ({
-  project: { key: 'BENCH' },
-  tokens: [{ token: TOKEN, role: 'read-write' }],
-  customFields: [{ name: 'quarantine', entity: 'test_cases', type: 'string' }],
-  testCases: Array.from({ length: n }, (_, i) => ({
-    name: `case ${i}`,
-    automationKey: `Suite.test${i}`,
-    status: 'ACTIVE',
-  })),
-});
+const seed = (n) =>
+  benchSpace(n, undefined, {
+    customFields: [{ name: 'quarantine', entity: 'test_cases', type: 'string' }],
+  });
 
 const report = (n, failed) => ({
   file: 'bench.xml',

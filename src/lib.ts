@@ -47,6 +47,7 @@ export {
   type SyncSettings,
   type PublishOptions,
   type PublishResult,
+  type RequestFigures,
   type PublishSettings,
   type ClientSettings,
   type SettingSource,

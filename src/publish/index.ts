@@ -74,6 +74,7 @@ export {
 } from './settings.js';
 export { readReportSet } from './reports.js';
 export { renderSummary, failedTests, headline, MAX_SUMMARY_BYTES } from './summary.js';
+export type { RequestFigures } from './requests.js';
 export { markdownCell } from '../shared/markdown.js';
 export { gateCycle, createCycle, closeCycle, type CreateCycleResult } from './commands.js';
 export { literalParts, matchesPattern, patternFilter } from './series.js';

@@ -31,6 +31,7 @@ import {
 import { forEachPooled } from './pool.js';
 import { warningList } from './warnings.js';
 import type { PublishResult } from './publish.js';
+import { requestsOf } from './requests.js';
 
 /** The share of the automated cases one sync may archive unless --retire-max says otherwise. */
 export const DEFAULT_RETIRE_SHARE = 0.1;
@@ -709,15 +710,4 @@ export function describeSyncResult(r: SyncResult): string {
       : `requests: ${r.requests.total}${r.requests.retried ? ` (${r.requests.retried} retried)` : ''}`,
   );
   return lines.join('\n');
-}
-
-/** The request figures (as a publish's `--json` gives them). */
-function requestsOf(client: ServiceClient): PublishResult['requests'] {
-  const s = client.stats;
-  return {
-    total: s.total,
-    byMethod: { ...s.byMethod },
-    retried: s.retried,
-    rateLimited: s.rateLimited,
-  };
 }

@@ -5,7 +5,6 @@
 import type { Resource, ServiceClient } from '../api/client.js';
 import { stopIfInterrupted, TestcycleError, type Words } from '../shared/errors.js';
 import { oneLine, type Logger, silentLogger } from '../shared/redact.js';
-import type { RequestStats } from '../api/scheduler.js';
 import type { ParsedReport, TestResult } from '../reports/model.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { type ResolvedCycle, resolveCycle, setCycleStatus } from './cycle.js';
@@ -26,6 +25,9 @@ import {
 } from './collisions.js';
 import { display, keyWarnings, matchTests, type MatchResult, type Unmatched } from './match.js';
 import { describeSyncResult, sync, type SyncResult } from './inventory.js';
+import { requestsOf, type RequestFigures } from './requests.js';
+
+export { requestsOf };
 import { formatDuration, Progress } from './progress.js';
 import { warningList } from './warnings.js';
 import { combineEntries, resultOf } from './results.js';
@@ -73,7 +75,7 @@ export interface PublishResult {
   notified?: Notified;
   /** What --auto-quarantine and --release-after changed (in a dry run, would change). */
   autoQuarantine?: AutoQuarantineResult;
-  requests: Pick<RequestStats, 'total' | 'byMethod' | 'retried' | 'rateLimited'>;
+  requests: RequestFigures;
   /**
    * A dry run's plan: nothing was written (`writes` are zero), the cycle may not exist yet
    * (`cycle.status` is then ''), and the gate was not evaluated (gateOutcome: skipped).
@@ -514,17 +516,6 @@ export function cycleInfo(
 export function gateOutcome(result: PublishResult): 'passed' | 'failed' | 'skipped' {
   if (result.dryRun) return 'skipped';
   return result.gate.passed ? 'passed' : 'failed';
-}
-
-/** The request figures of a result (`--json` requests field). */
-export function requestsOf(client: ServiceClient): PublishResult['requests'] {
-  const s = client.stats;
-  return {
-    total: s.total,
-    byMethod: { ...s.byMethod },
-    retried: s.retried,
-    rateLimited: s.rateLimited,
-  };
 }
 
 /**
