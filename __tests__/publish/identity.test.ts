@@ -17,8 +17,9 @@ afterEach(closeAll);
  * root of the sample's project); a sample whose reports hold none needs no workspace.
  */
 function sampleRoot(runner: string, inputs: string[]): string {
-  for (const input of inputs.filter((i) => /\.json$/.test(i))) {
-    const text = readFileSync(join('samples', runner, input), 'utf8');
+  for (const input of inputs.filter((i) => /\.(json|xml)$/.test(i))) {
+    // googletest's JSON escapes every slash.
+    const text = readFileSync(join('samples', runner, input), 'utf8').replaceAll('\\/', '/');
     const root = new RegExp(`"(/[^"]*?/samples/${runner})/`).exec(text)?.[1];
     if (root) return root;
   }
@@ -87,6 +88,7 @@ describe('every reporter of one run gives one case per test (samples/)', () => {
       '',
     ],
     ['rspec', ['reports/rspec.json', 'reports/rspec-junit.xml'], 18, ''],
+    ['googletest', ['reports/gtest.xml', 'reports/gtest.json'], 14, ''],
   ])('%s: %j make %i cases %s', async (runner, inputs, cases) => {
     const emu = await publishEmulator();
     const root = sampleRoot(runner, inputs);
