@@ -112,6 +112,112 @@ describe('identity', () => {
   });
 });
 
+describe("each reporter read into its runner's identity", () => {
+  const names = (xml: string) =>
+    parseReport('r.xml', xml).tests.map((t) => [t.fullName ?? t.name, t.outcome, t.message]);
+  const vitestFile = (cases: string) =>
+    `<testsuites name="vitest tests"><testsuite name="a.test.js">${cases}</testsuite></testsuites>`;
+  const vitestCase = (name: string, body = '') =>
+    `<testcase classname="a.test.js" name="${name}">${body}</testcase>`;
+  const hookError = '<failure message="db down" type="Error">Error: db down</failure>';
+
+  test.each([
+    [
+      'a failed beforeAll: the suite case goes, the test it skipped takes its error',
+      vitestCase('db &gt; reads', '<skipped/>') + vitestCase('db', hookError),
+      [['db > reads', 'skipped', 'db down']],
+    ],
+    [
+      'a failed afterAll of a nested describe: the tests keep their own outcome',
+      vitestCase('outer &gt; db &gt; reads') + vitestCase('other') + vitestCase('db', hookError),
+      [
+        ['outer > db > reads', 'passed', undefined],
+        ['other', 'passed', undefined],
+      ],
+    ],
+    [
+      'a failed hook outside any describe is the file, named as the classname',
+      vitestCase('reads', '<skipped/>') + vitestCase('a.test.js', hookError),
+      [['reads', 'skipped', 'db down']],
+    ],
+    [
+      'a file that failed to load, its one case, stays: no test lies under it',
+      vitestCase('a.test.js', hookError),
+      [['a.test.js', 'failed', 'db down']],
+    ],
+    [
+      'a failed test named as no describe stays a test',
+      vitestCase('db &gt; reads') + vitestCase('dbx', hookError),
+      [
+        ['db > reads', 'passed', undefined],
+        ['dbx', 'failed', 'db down'],
+      ],
+    ],
+  ])("vitest's junit: %s", (_name, cases, want) => {
+    expect(names(vitestFile(cases))).toEqual(want);
+  });
+
+  test('mocha-junit-reporter: the full title whichever of classname and name holds it', () => {
+    const file = (cases: string) =>
+      `<testsuites name="Mocha Tests"><testsuite name="math" file="/w/test/math.spec.js">${cases}</testsuite></testsuites>`;
+    const plain = parseReport('r.xml', file('<testcase name="math adds" classname="adds"/>'));
+    const swapped = parseReport('r.xml', file('<testcase name="adds" classname="math adds"/>'));
+    expect([plain, swapped].map((r) => [r.tests[0]!.fullName, r.tests[0]!.file, r.gap])).toEqual([
+      ['math adds', '/w/test/math.spec.js', undefined],
+      ['math adds', '/w/test/math.spec.js', undefined],
+    ]);
+  });
+
+  test('mocha-junit-reporter: tests outside any describe have no file, and the report says so', () => {
+    const report = parseReport(
+      'r.xml',
+      '<testsuites name="Mocha Tests"><testsuite name="Root Suite"><testcase name="top" classname="top"/></testsuite>' +
+        '<testsuite name="math" file="/w/m.spec.js"><testcase name="math adds" classname="adds"/></testsuite></testsuites>',
+    );
+    expect(report.tests.map((t) => [t.fullName, t.file])).toEqual([
+      ['top', undefined],
+      ['math adds', '/w/m.spec.js'],
+    ]);
+    expect(report.gap).toMatchObject({ reporter: 'mocha-junit-reporter', placeholder: '{file}' });
+  });
+
+  test("mocha's xunit: describe path and title joined as mocha's full title", () => {
+    const report = parseReport(
+      'r.xml',
+      '<testsuite name="Mocha Tests"><testcase classname="math parameterized" name="sums" file="/w/m.spec.js"/></testsuite>',
+    );
+    expect(report.tests[0]!.fullName).toBe('math parameterized sums');
+  });
+
+  test('a JUnit file of another producer keeps classname.name', () => {
+    const report = parseReport(
+      'r.xml',
+      junit(suite('s', pass('adds', 'com.example.MathTest') + pass('math adds', 'adds'))),
+    );
+    expect(report.tests.map((t) => t.fullName)).toEqual([undefined, undefined]);
+  });
+
+  test('rspec_junit_formatter: the full description, as rspec --format json gives it', () => {
+    const report = parseReport(
+      'r.xml',
+      '<testsuite name="rspec"><testcase classname="spec.models.user_spec" name="User validates" file="./spec/models/user_spec.rb"/></testsuite>',
+    );
+    expect(report.tests[0]!.fullName).toBe('User validates');
+  });
+
+  test("googletest JSON: 1.12's byte-per-escape names read as UTF-8, right escapes kept", () => {
+    const gtest = (name: string) =>
+      `{"tests":1,"failures":0,"disabled":0,"name":"AllTests","testsuites":[{"name":"S","testsuite":[{"name":"${name}","status":"RUN","result":"COMPLETED","time":"0.002s","classname":"S"}]}]}`;
+    const read = (name: string) => parseReport('gtest.json', gtest(name));
+    expect(read('Unicode_\\u00C3\\u00A9').tests[0]).toMatchObject({
+      name: 'Unicode_é',
+      durationMs: 2,
+    });
+    expect(read('Caf\\u00E9').tests[0]!.name).toBe('Café');
+    expect(read('Caf\\u00E9').format).toBe('googletest');
+  });
+});
+
 describe('messages', () => {
   test('ANSI colour codes are removed; a JUnit failure without message takes its first line', () => {
     const report = parseReport(

@@ -50,12 +50,15 @@ const DIFFERENT: Record<string, { counts: Partial<Counts>; reason: string }> = {
   },
 };
 
+const GTEST_DISABLED =
+  'googletest does not count its DISABLED_ test as a run; testcycle counts each test once';
+
 /** Runs the runner counts differently from testcycle (which counts every test at least once). */
 const RUNS_DIFFER: Record<string, string> = {
   'nunit2/reports/TestResult.xml':
     'NUnit does not count the ignored test it never ran ("Tests run: 15", "Not run: 1"); testcycle counts each test once',
-  'googletest/reports/gtest.xml':
-    'googletest does not count its DISABLED_ test as a run; testcycle counts each test once',
+  'googletest/reports/gtest.xml': GTEST_DISABLED,
+  'googletest/reports/gtest.json': GTEST_DISABLED,
 };
 
 describe('real-runner samples: what the runner reported', () => {

@@ -9,6 +9,7 @@ import { cucumber } from './formats/cucumber.js';
 import { cucumberMessages } from './formats/cucumber-messages.js';
 import { dart } from './formats/dart.js';
 import { gotest } from './formats/gotest.js';
+import { googletest } from './formats/googletest.js';
 import { jestJson } from './formats/jest.js';
 import { junit } from './formats/junit.js';
 import { mocha } from './formats/mocha.js';
@@ -36,6 +37,7 @@ export const FORMATS: readonly ReportFormat[] = [
   allure,
   dart,
   gotest,
+  googletest,
 ];
 
 export function formatById(id: string): ReportFormat | undefined {

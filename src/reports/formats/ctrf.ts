@@ -69,7 +69,7 @@ export const ctrf: ReportFormat = {
 
 /**
  * The test as its runner names it (docs/architecture.md "Test identity"), from what each runner's CTRF
- * reporter writes: jest's and vitest's write the full name as `name`; Playwright's writes the
+ * reporter writes: jest's, vitest's and mocha's write the full name (mocha's full title) as `name`; Playwright's writes the
  * title as `name` and `file > describe > ...` as `suite`, the file relative to Playwright's
  * testDir as Playwright's other reporters write it.
  */
@@ -78,7 +78,7 @@ function runnerIdentity(
   suite: string | string[] | undefined,
   name: string,
 ): { file?: string; fullName: string } | undefined {
-  if (tool === 'jest' || tool === 'vitest') return { fullName: name };
+  if (tool === 'jest' || tool === 'vitest' || tool === 'mocha') return { fullName: name };
   if (tool !== 'playwright') return undefined;
   const path = typeof suite === 'string' ? suite.split(' > ') : (suite ?? []);
   return { file: path[0], fullName: [...path.slice(1), name].join(' › ') };

@@ -62,6 +62,12 @@ const CUCUMBER_ROW = /^.* - #\d+\.\d+: /s;
 function withDialect(rootName: string | undefined, tests: TestResult[]): ParsedTests {
   const first = tests[0];
   if (!first) return tests;
+  const mocha = mochaDialect(rootName, tests);
+  if (mocha) return mocha;
+  if (isRspecJunit(first) && tests.every(isRspecJunit)) {
+    for (const t of tests) t.fullName = t.name;
+    return tests;
+  }
   if (first.classname !== undefined && first.classname === first.name) {
     if (!tests.every((t) => t.classname === t.name)) return tests;
     for (const t of tests) t.fullName = t.name;
@@ -78,7 +84,7 @@ function withDialect(rootName: string | undefined, tests: TestResult[]): ParsedT
       t.file ??= t.classname;
       t.fullName = t.name;
     }
-    return tests;
+    return withoutSuiteCases(tests);
   }
   if (rootName === 'Cucumber' || rootName === 'cucumber-js') {
     for (const t of tests) {
@@ -93,6 +99,116 @@ function withDialect(rootName: string | undefined, tests: TestResult[]): ParsedT
     });
   }
   return tests;
+}
+
+/** The root suite's name both of mocha's JUnit writers give by default. */
+const MOCHA_ROOT = 'Mocha Tests';
+
+/**
+ * mocha's identity is a test's full title (the describe path and title joined by spaces), which
+ * its json and CTRF reporters write. Its JUnit writers split it (docs/architecture.md "Test identity"):
+ * - mocha-junit-reporter writes the full title as name and the bare title as classname (swapped
+ *   by its testCaseSwitchClassnameAndName option), and the file on each describe's testsuite, so
+ *   tests outside any describe (in its "Root Suite") have none;
+ * - mocha's xunit reporter (a root testsuite named "Mocha Tests") writes the describe path as
+ *   classname, the title as name and the file on each test case.
+ * Recognised from the names (a full title ends with its title) or the root's name; absent both
+ * (mocha-junit-reporter's jenkinsMode joins describes with "."), classname and name are read as
+ * any JUnit's.
+ */
+function mochaDialect(rootName: string | undefined, tests: TestResult[]): ParsedTests | undefined {
+  const endsWith = (full: string, title: string) => full === title || full.endsWith(` ${title}`);
+  const field = (t: TestResult, which: 'name' | 'classname') =>
+    which === 'name' ? t.name : (t.classname ?? '');
+  for (const [full, title] of [
+    ['name', 'classname'],
+    ['classname', 'name'],
+  ] as const) {
+    const split = tests.every(
+      (t) => t.classname !== undefined && endsWith(field(t, full), field(t, title)),
+    );
+    if (!split) continue;
+    if (rootName !== MOCHA_ROOT && tests.every((t) => t.classname === t.name)) return undefined;
+    for (const t of tests) t.fullName = field(t, full);
+    if (tests.every((t) => t.file)) return tests;
+    return withGap(tests, {
+      reporter: 'mocha-junit-reporter',
+      placeholder: '{file}',
+      reason: 'writes no test file for tests outside any describe',
+    });
+  }
+  if (rootName !== MOCHA_ROOT) return undefined;
+  for (const t of tests) t.fullName = t.classname ? `${t.classname} ${t.name}` : t.name;
+  return tests;
+}
+
+/**
+ * rspec_junit_formatter: the example group's file as classname (its path without the extension,
+ * `/` as `.`: `spec.models.user_spec` for `./spec/models/user_spec.rb`) and RSpec's full description as
+ * name, the identity rspec's json formatter gives too (src/reports/formats/rspec.ts).
+ */
+function isRspecJunit(t: TestResult): boolean {
+  if (!t.file || !t.classname) return false;
+  // String operations, not regular expressions: linear on any attribute.
+  const base = t.file.lastIndexOf('/') + 1;
+  const dot = t.file.indexOf('.', base);
+  const dotted = (dot < 0 ? t.file : t.file.slice(0, dot)).split('/').join('.');
+  let start = 0;
+  let end = dotted.length;
+  while (dotted[start] === '.') start++;
+  while (end > start && dotted[end - 1] === '.') end--;
+  return end - start === t.classname.length && dotted.startsWith(t.classname, start);
+}
+
+/** vitest's junit joins a test's describe path and title with this. */
+const VITEST_PATH = ' > ';
+
+/**
+ * vitest's junit reporter writes a suite whose beforeAll or afterAll hook failed as a test case of
+ * its own, after the file's tests, named by the suite's title alone (the file's name for a hook
+ * outside any describe) and holding the hook's error (packages/vitest/src/node/reporters/junit.ts,
+ * "inject failed suites"). It is no test: vitest's json and CTRF reporters write none, only the
+ * tests under it, with the state vitest gave them (skipped under a failed beforeAll), which the
+ * junit file writes too. So the case is dropped, and the tests it stopped (skipped, no message of
+ * their own) take its error as their message, which vitest's other reporters leave out.
+ * A failed case is taken for such a suite only where earlier cases of its file lie under a
+ * describe of its name; that index is built only for files with such a candidate.
+ */
+function withoutSuiteCases(tests: TestResult[]): TestResult[] {
+  if (!tests.some((t) => t.outcome === 'failed' && !t.name.includes(VITEST_PATH))) return tests;
+  // Per file (classname): the index of each case, by each describe title on its path.
+  const byFile = new Map<string, Map<string, number[]>>();
+  const describes = (classname: string) => {
+    let index = byFile.get(classname);
+    if (index) return index;
+    byFile.set(classname, (index = new Map()));
+    tests.forEach((t, i) => {
+      if (t.classname !== classname) return;
+      const path = t.name.split(VITEST_PATH).slice(0, -1);
+      // A hook outside any describe: the suite is the file, named as the classname.
+      path.push(classname);
+      for (const title of new Set(path)) {
+        const at = index.get(title);
+        if (at) at.push(i);
+        else index.set(title, [i]);
+      }
+    });
+    return index;
+  };
+  const dropped = new Set<number>();
+  tests.forEach((t, i) => {
+    if (t.outcome !== 'failed' || t.classname === undefined || t.name.includes(VITEST_PATH)) return;
+    const under = (describes(t.classname).get(t.name) ?? []).filter((j) => j < i);
+    if (under.length === 0) return;
+    dropped.add(i);
+    for (const j of under) {
+      const stopped = tests[j]!;
+      if (stopped.outcome !== 'skipped' || stopped.message) continue;
+      stopped.message = t.message;
+      stopped.details = t.details;
+    }
+  });
+  return dropped.size ? tests.filter((_, i) => !dropped.has(i)) : tests;
 }
 
 function walkSuite(suite: XmlNode, path: string[], out: TestResult[]): void {

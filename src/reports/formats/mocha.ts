@@ -46,6 +46,8 @@ export const mocha: ReportFormat = {
           classname: prefix || undefined,
           name: title,
           file: str(t.file),
+          // mocha's name of the test, which all its reporters write (src/reports/formats/junit.ts).
+          fullName: fullTitle,
           durationMs,
           outcome,
           message,

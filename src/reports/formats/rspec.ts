@@ -30,6 +30,8 @@ export const rspec: ReportFormat = {
         classname: group || undefined,
         name: description,
         file: str(e.file_path)?.replace(/^\.\//, ''),
+        // RSpec's name of the example, which rspec_junit_formatter writes as name too.
+        fullName: full,
         line: num(e.line_number),
         durationMs,
         outcome,
