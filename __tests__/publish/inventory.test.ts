@@ -13,7 +13,8 @@ import {
 } from '../../src/publish/index.js';
 import { DEFAULT_AUTOMATION_KEY } from '../../src/publish/index.js';
 import { keyBuilder } from '../../src/publish/match.js';
-import { readReports } from '../../src/reports/index.js';
+import { readFileSync } from 'node:fs';
+import { parseReport, readReports } from '../../src/reports/index.js';
 import type { TestResult } from '../../src/reports/model.js';
 import { call, OTHER_USER, testSeed } from '../helpers/emulator.js';
 import {
@@ -284,6 +285,38 @@ describe('steps', () => {
     await sync(clientOf(emu), { ...syncOptions([]), reports });
     expect(writes(emu.stats())).toBe(0);
     expect(emu.stats().total).toBe(1 + 1 + 1);
+  });
+
+  test("a scenario's data table and doc string are in its steps, the same from JSON and messages; a changed table updates the step", async () => {
+    const emu = await publishEmulator({ seed: testSeed() });
+    const messages = await readReports(['samples/cucumber-js/reports/messages.ndjson']);
+    await sync(clientOf(emu), { ...syncOptions([]), reports: messages });
+    const scenario = messages[0]!.tests.find((t) => t.classname === 'Step arguments')!;
+    const build = keyBuilder(DEFAULT_AUTOMATION_KEY, process.cwd());
+    const { id } = byAutomationKey(emu, build(scenario))!;
+    expect(stepsOf(emu, id)).toEqual([
+      'Given a calculator',
+      'When I add the rows:\n| a | b |\n| 1 | 2 |\n| 3 | 4 |',
+      'Then the result is 10',
+      'And the display shows:\n"""\n10\n"""',
+    ]);
+    // The same run's Cucumber JSON gives the same steps: nothing to write.
+    const path = 'samples/cucumber-js/reports/cucumber.json';
+    const json = await readReports([path]);
+    emu.resetStats();
+    const same = await sync(clientOf(emu), { ...syncOptions([]), reports: json });
+    expect(writes(emu.stats())).toBe(0);
+    expect(same.steps.cases).toBe(0);
+    // A row of the table changed: that step is updated in place, the others stay.
+    const text = readFileSync(path, 'utf8');
+    const edited = text.replace(/"3",(\s+)"4"/, '"3",$1"5"');
+    expect(edited).not.toBe(text);
+    const changed = await sync(clientOf(emu), {
+      ...syncOptions([]),
+      reports: [parseReport(path, edited)],
+    });
+    expect(changed.steps).toEqual({ created: 0, updated: 1, deleted: 0, cases: 1 });
+    expect(stepsOf(emu, id)[1]).toBe('When I add the rows:\n| a | b |\n| 1 | 2 |\n| 3 | 5 |');
   });
 
   test('changed steps are updated, extra ones soft-deleted (out of lists), new ones created', async () => {
