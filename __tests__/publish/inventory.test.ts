@@ -248,6 +248,78 @@ describe('renames and --migrate-keys', () => {
     expect(casesOf(emu)).toHaveLength(n);
   });
 
+  test('--case-names keep: a name a person wrote stays, a new case is named by its key, the key still moves', async () => {
+    const emu = await publishEmulator({
+      seed: automatedSeed(3, [
+        {
+          name: 'Checkout applies a voucher',
+          automationKey: 'Suite.voucher',
+          automationStatus: 'AUTOMATED',
+          status: 'ACTIVE',
+        },
+      ]),
+    });
+    const tests = [
+      ...testsOf(3),
+      testOf('Suite', 'voucher', 'passed'),
+      testOf('Suite', 'new', 'passed'),
+    ];
+    const keep = { 'case-names': 'keep' };
+    const plan = await sync(clientOf(emu), syncOptions(tests, { ...keep, 'dry-run': true }));
+    expect(plan.renamed).toEqual([]);
+    expect(plan.created.map((c) => c.name)).toEqual(['Suite.new']);
+    // The default names it after its key again: the plan says so.
+    const byKey = await sync(clientOf(emu), syncOptions(tests, { 'dry-run': true }));
+    expect(byKey.renamed).toEqual([
+      expect.objectContaining({ name: 'Suite.voucher', from: 'Checkout applies a voucher' }),
+    ]);
+    emu.resetStats();
+    const result = await sync(clientOf(emu), syncOptions(tests, keep));
+    expect(result.renamed).toEqual([]);
+    expect(byAutomationKey(emu, 'Suite.voucher')!.name).toBe('Checkout applies a voucher');
+    expect(byAutomationKey(emu, 'Suite.new')!.name).toBe('Suite.new');
+    expect(emu.stats().byMethod.PATCH ?? 0).toBe(0);
+    // Re-keyed under keep: the key changes, the name a person gave does not.
+    emu.service.store.write(
+      emu.service.store.get('test_cases', byAutomationKey(emu, 'Suite.test0')!.id)!,
+      {
+        name: 'Zero, by hand',
+      },
+    );
+    const filed = tests.map((t) => ({ ...t, file: 'src/suite.test.js' }));
+    const moved = await sync(
+      clientOf(emu),
+      syncOptions(filed, { ...keep, 'migrate-keys': '{classname}.{name}' }),
+    );
+    expect(moved.rekeyed).toHaveLength(5);
+    expect(moved.renamed).toEqual([]);
+    expect(byAutomationKey(emu, 'src/suite.test.js › Suite.test0')!.name).toBe('Zero, by hand');
+  });
+
+  test('publish --sync --case-names keep leaves a hand-written name; the default gives the key back', async () => {
+    const seed = automatedSeed(1);
+    const emu = await publishEmulator({ seed });
+    const { id } = byAutomationKey(emu, 'Suite.test0')!;
+    emu.service.store.write(emu.service.store.get('test_cases', id)!, { name: 'Zero, by hand' });
+    const tests = [report(testsOf(1))];
+    const kept = await publish(
+      clientOf(emu),
+      publishOptions(tests, { sync: true, caseNames: 'keep' }),
+    );
+    expect(kept.sync!.renamed).toEqual([]);
+    expect(byAutomationKey(emu, 'Suite.test0')!.name).toBe('Zero, by hand');
+    const byKey = await publish(clientOf(emu), publishOptions(tests, { sync: true }));
+    expect(byKey.sync!.renamed).toEqual([expect.objectContaining({ from: 'Zero, by hand' })]);
+    expect(byAutomationKey(emu, 'Suite.test0')!.name).toBe('Suite.test0');
+  });
+
+  test('a bad --case-names is a config error naming the setting and its choices, before any request', () => {
+    expect(() => syncSettings(settingsFrom({ 'case-names': 'manual' }), {})).toThrow(
+      /case-names: "manual" is not one of key, keep/,
+    );
+    expect(syncSettings(settingsFrom({}), {}).caseNames).toBe('key');
+  });
+
   test('an unknown placeholder in --migrate-keys is a config error before any request', () => {
     expect(() => syncSettings(settingsFrom({ 'migrate-keys': '{klass}.{name}' }), {})).toThrow(
       /migrate-keys: unknown placeholder \{klass\}/,
