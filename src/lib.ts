@@ -45,6 +45,7 @@ export {
   type SyncOptions,
   type SyncResult,
   type SyncSettings,
+  type CaseNames,
   type PublishOptions,
   type PublishResult,
   type RequestFigures,

@@ -29,6 +29,16 @@ export const SYNC_SETTINGS = {
     description:
       'Sync: cases keyed by this older automation-key template (e.g. "{classname}.{name}", the default until 0.1.0) get the key automation-key builds now, one PATCH each, so their history stays on the same case.',
   },
+  'case-names': {
+    type: 'choice',
+    choices: ['key', 'keep'],
+    default: 'key',
+    env: 'TESTCYCLE_CASE_NAMES',
+    modes: ['publish', 'sync'],
+    commands: ['publish', 'sync'],
+    description:
+      "Sync: the name of an automated test case. key: its automation key, given again when the case's name differs (a renamed test renames its case). keep: the key names a case when sync creates it, and sync never renames a case afterwards, so a name a person wrote stays.",
+  },
   'case-fields': {
     type: 'string',
     placeholder: 'MAPPING',

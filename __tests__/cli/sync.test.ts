@@ -66,3 +66,43 @@ test('sync --retire-missing over the bound exits 2, names --retire-max, writes n
   expect(human.code).toBe(0);
   expect(human.out).toContain('3 archived');
 });
+
+test('--case-names keep: the dry run renames nothing a person named; TESTCYCLE_CASE_NAMES does the same; a bad value names the flag or variable before any request', async () => {
+  const emu = await emulator({
+    seed: testSeed({
+      testCases: [
+        {
+          name: 'Zero, named by hand',
+          automationKey: 'Suite.test0',
+          automationStatus: 'AUTOMATED',
+          status: 'ACTIVE',
+        },
+      ],
+    }),
+    rateLimit: '1000/1m',
+  });
+  const env = { TESTCYCLE_BASE_URL: emu.url, TESTCYCLE_TOKEN: RW, TESTCYCLE_RATE_LIMIT: '1000/1m' };
+  const report = junit(1);
+  const byKey = await runCli(['sync', '--report', report, '--dry-run'], env);
+  expect(byKey.out).toContain('1 would be renamed');
+  expect(byKey.out).toContain('Suite.test0');
+  const keep = await runCli(['sync', '--report', report, '--dry-run', '--case-names', 'keep'], env);
+  expect(keep.code).toBe(0);
+  expect(keep.out).toContain('0 would be renamed');
+  const fromEnv = await runCli(['sync', '--report', report, '--dry-run'], {
+    ...env,
+    TESTCYCLE_CASE_NAMES: 'keep',
+  });
+  expect(fromEnv.out).toContain('0 would be renamed');
+  emu.resetStats();
+  const bad = await runCli(['sync', '--report', report, '--case-names', 'manual'], env);
+  expect(bad.code).toBe(2);
+  expect(bad.err).toContain('--case-names: "manual" is not one of key, keep');
+  const badEnv = await runCli(['publish', '--report', report, '--cycle-name', 'n', '--sync'], {
+    ...env,
+    TESTCYCLE_CASE_NAMES: 'Keep',
+  });
+  expect(badEnv.code).toBe(2);
+  expect(badEnv.err).toContain('TESTCYCLE_CASE_NAMES: "Keep" is not one of key, keep');
+  expect(emu.stats().total).toBe(0);
+});

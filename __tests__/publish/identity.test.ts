@@ -66,7 +66,7 @@ describe('every reporter of one run gives one case per test (samples/)', () => {
       15,
       '',
     ],
-    ['cucumber-js', ['reports/cucumber.json', 'reports/messages.ndjson'], 15, ''],
+    ['cucumber-js', ['reports/cucumber.json', 'reports/messages.ndjson'], 16, ''],
     ['go', ['reports/go-test.json', 'reports/gotestsum-junit.xml'], 22, ''],
     ['go', ['reports/gotestsum-rerun.json', 'reports/gotestsum-rerun-junit.xml'], 20, ''],
     [

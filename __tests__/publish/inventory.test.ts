@@ -13,7 +13,8 @@ import {
 } from '../../src/publish/index.js';
 import { DEFAULT_AUTOMATION_KEY } from '../../src/publish/index.js';
 import { keyBuilder } from '../../src/publish/match.js';
-import { readReports } from '../../src/reports/index.js';
+import { readFileSync } from 'node:fs';
+import { parseReport, readReports } from '../../src/reports/index.js';
 import type { TestResult } from '../../src/reports/model.js';
 import { call, OTHER_USER, testSeed } from '../helpers/emulator.js';
 import {
@@ -247,6 +248,78 @@ describe('renames and --migrate-keys', () => {
     expect(casesOf(emu)).toHaveLength(n);
   });
 
+  test('--case-names keep: a name a person wrote stays, a new case is named by its key, the key still moves', async () => {
+    const emu = await publishEmulator({
+      seed: automatedSeed(3, [
+        {
+          name: 'Checkout applies a voucher',
+          automationKey: 'Suite.voucher',
+          automationStatus: 'AUTOMATED',
+          status: 'ACTIVE',
+        },
+      ]),
+    });
+    const tests = [
+      ...testsOf(3),
+      testOf('Suite', 'voucher', 'passed'),
+      testOf('Suite', 'new', 'passed'),
+    ];
+    const keep = { 'case-names': 'keep' };
+    const plan = await sync(clientOf(emu), syncOptions(tests, { ...keep, 'dry-run': true }));
+    expect(plan.renamed).toEqual([]);
+    expect(plan.created.map((c) => c.name)).toEqual(['Suite.new']);
+    // The default names it after its key again: the plan says so.
+    const byKey = await sync(clientOf(emu), syncOptions(tests, { 'dry-run': true }));
+    expect(byKey.renamed).toEqual([
+      expect.objectContaining({ name: 'Suite.voucher', from: 'Checkout applies a voucher' }),
+    ]);
+    emu.resetStats();
+    const result = await sync(clientOf(emu), syncOptions(tests, keep));
+    expect(result.renamed).toEqual([]);
+    expect(byAutomationKey(emu, 'Suite.voucher')!.name).toBe('Checkout applies a voucher');
+    expect(byAutomationKey(emu, 'Suite.new')!.name).toBe('Suite.new');
+    expect(emu.stats().byMethod.PATCH ?? 0).toBe(0);
+    // Re-keyed under keep: the key changes, the name a person gave does not.
+    emu.service.store.write(
+      emu.service.store.get('test_cases', byAutomationKey(emu, 'Suite.test0')!.id)!,
+      {
+        name: 'Zero, by hand',
+      },
+    );
+    const filed = tests.map((t) => ({ ...t, file: 'src/suite.test.js' }));
+    const moved = await sync(
+      clientOf(emu),
+      syncOptions(filed, { ...keep, 'migrate-keys': '{classname}.{name}' }),
+    );
+    expect(moved.rekeyed).toHaveLength(5);
+    expect(moved.renamed).toEqual([]);
+    expect(byAutomationKey(emu, 'src/suite.test.js › Suite.test0')!.name).toBe('Zero, by hand');
+  });
+
+  test('publish --sync --case-names keep leaves a hand-written name; the default gives the key back', async () => {
+    const seed = automatedSeed(1);
+    const emu = await publishEmulator({ seed });
+    const { id } = byAutomationKey(emu, 'Suite.test0')!;
+    emu.service.store.write(emu.service.store.get('test_cases', id)!, { name: 'Zero, by hand' });
+    const tests = [report(testsOf(1))];
+    const kept = await publish(
+      clientOf(emu),
+      publishOptions(tests, { sync: true, caseNames: 'keep' }),
+    );
+    expect(kept.sync!.renamed).toEqual([]);
+    expect(byAutomationKey(emu, 'Suite.test0')!.name).toBe('Zero, by hand');
+    const byKey = await publish(clientOf(emu), publishOptions(tests, { sync: true }));
+    expect(byKey.sync!.renamed).toEqual([expect.objectContaining({ from: 'Zero, by hand' })]);
+    expect(byAutomationKey(emu, 'Suite.test0')!.name).toBe('Suite.test0');
+  });
+
+  test('a bad --case-names is a config error naming the setting and its choices, before any request', () => {
+    expect(() => syncSettings(settingsFrom({ 'case-names': 'manual' }), {})).toThrow(
+      /case-names: "manual" is not one of key, keep/,
+    );
+    expect(syncSettings(settingsFrom({}), {}).caseNames).toBe('key');
+  });
+
   test('an unknown placeholder in --migrate-keys is a config error before any request', () => {
     expect(() => syncSettings(settingsFrom({ 'migrate-keys': '{klass}.{name}' }), {})).toThrow(
       /migrate-keys: unknown placeholder \{klass\}/,
@@ -284,6 +357,38 @@ describe('steps', () => {
     await sync(clientOf(emu), { ...syncOptions([]), reports });
     expect(writes(emu.stats())).toBe(0);
     expect(emu.stats().total).toBe(1 + 1 + 1);
+  });
+
+  test("a scenario's data table and doc string are in its steps, the same from JSON and messages; a changed table updates the step", async () => {
+    const emu = await publishEmulator({ seed: testSeed() });
+    const messages = await readReports(['samples/cucumber-js/reports/messages.ndjson']);
+    await sync(clientOf(emu), { ...syncOptions([]), reports: messages });
+    const scenario = messages[0]!.tests.find((t) => t.classname === 'Step arguments')!;
+    const build = keyBuilder(DEFAULT_AUTOMATION_KEY, process.cwd());
+    const { id } = byAutomationKey(emu, build(scenario))!;
+    expect(stepsOf(emu, id)).toEqual([
+      'Given a calculator',
+      'When I add the rows:\n| a | b |\n| 1 | 2 |\n| 3 | 4 |',
+      'Then the result is 10',
+      'And the display shows:\n"""\n10\n"""',
+    ]);
+    // The same run's Cucumber JSON gives the same steps: nothing to write.
+    const path = 'samples/cucumber-js/reports/cucumber.json';
+    const json = await readReports([path]);
+    emu.resetStats();
+    const same = await sync(clientOf(emu), { ...syncOptions([]), reports: json });
+    expect(writes(emu.stats())).toBe(0);
+    expect(same.steps.cases).toBe(0);
+    // A row of the table changed: that step is updated in place, the others stay.
+    const text = readFileSync(path, 'utf8');
+    const edited = text.replace(/"3",(\s+)"4"/, '"3",$1"5"');
+    expect(edited).not.toBe(text);
+    const changed = await sync(clientOf(emu), {
+      ...syncOptions([]),
+      reports: [parseReport(path, edited)],
+    });
+    expect(changed.steps).toEqual({ created: 0, updated: 1, deleted: 0, cases: 1 });
+    expect(stepsOf(emu, id)[1]).toBe('When I add the rows:\n| a | b |\n| 1 | 2 |\n| 3 | 5 |');
   });
 
   test('changed steps are updated, extra ones soft-deleted (out of lists), new ones created', async () => {

@@ -1,6 +1,6 @@
 /** The Markdown users see (job summary, --summary-file), committed as a snapshot. */
 import { marked } from 'marked';
-import { renderSummary, type PublishResult } from '../../src/publish/index.js';
+import { renderSummary, type PublishResult, type SyncResult } from '../../src/publish/index.js';
 import type { ParsedReport } from '../../src/reports/model.js';
 
 const result: PublishResult = {
@@ -169,4 +169,60 @@ test('a gate that passed but could not check the trend says so in the summary', 
     [],
   );
   expect(quiet).not.toContain('**Gate**');
+});
+
+describe('publish --sync: what sync did, in a short section of the summary', () => {
+  const ref = (i: number, name = `Suite.test${i}`) => ({ key: `SHOP-T${i}`, name });
+  const sync: SyncResult = {
+    dryRun: false,
+    created: [
+      {
+        key: 'SHOP-T90',
+        name: '@octocat fixes #12 <img src=x> | *bold* [link](x)',
+      },
+      ...Array.from({ length: 7 }, (_, i) => ref(100 + i)),
+    ],
+    renamed: [{ ...ref(3), from: 'old | name' }],
+    rekeyed: [],
+    updated: [{ ...ref(4), fields: ['automationStatus'] }],
+    archived: [],
+    restored: [ref(5)],
+    steps: { created: 3, updated: 1, deleted: 0, cases: 2 },
+    unchanged: 11,
+    retire: { automated: 20, max: 2, enabled: false },
+    plannedRequests: 0,
+    failed: [],
+    requests: { total: 9, byMethod: {}, retried: 0, rateLimited: 0 },
+    warnings: [],
+  };
+
+  test('counts of each kind, the first five cases of each named, report text as data', () => {
+    const md = renderSummary({ ...result, sync }, reports);
+    const section = md.slice(
+      md.indexOf('### Test cases synced (publish --sync)'),
+      md.indexOf('### Failed tests'),
+    );
+    expect(section).toContain(
+      '8 created, 1 renamed, 0 re-keyed, 1 updated, 1 restored, 11 unchanged. Steps of 2 case(s): 3 created, 1 updated, 0 deleted.',
+    );
+    expect(section).toContain('- renamed: SHOP-T3 Suite.test3 (was old \\| name)');
+    expect(section).toContain('- updated: SHOP-T4 Suite.test4');
+    expect(section).toContain('- restored: SHOP-T5 Suite.test5');
+    const created = section.split('\n').find((l) => l.startsWith('- created: '))!;
+    expect(created).toContain('SHOP-T103 Suite.test103; … and 3 more');
+    expect(created).not.toContain('Suite.test104');
+    // A mention, an issue reference, HTML, a table break and a link from a report stay text.
+    const html = marked.parse(section, { async: false, gfm: true });
+    expect(html).not.toMatch(/<img|<a |<strong>|<em>|<table>/);
+    expect(created).not.toMatch(/(^|[^\\\u200b])@octocat/);
+    expect(created).not.toMatch(/(^|\s)#12/);
+  });
+
+  test('a dry run says what would be done; a publish without --sync has no such section', () => {
+    const md = renderSummary({ ...result, sync: { ...sync, dryRun: true } }, reports);
+    expect(md).toContain('### Test cases sync plan (publish --sync, nothing written)');
+    expect(md).toContain('8 would be created, 1 would be renamed');
+    expect(md).toContain('- would be created: SHOP-T90');
+    expect(renderSummary(result, reports)).not.toContain('Test cases sync');
+  });
 });

@@ -2,7 +2,10 @@
  * Formats the corpus does not cover (TestNG results, Cucumber JSON, Playwright JSON), and format
  * detection over the registry.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { countTests, parseReport } from '../../src/reports/index.js';
+import type { TestResult } from '../../src/reports/model.js';
 
 const TESTNG = `<?xml version="1.0" encoding="UTF-8"?>
 <testng-results skipped="1" failed="1" total="4" passed="2">
@@ -163,6 +166,65 @@ describe('Cucumber JSON', () => {
       properties: { tags: '@SHOP-T1' },
     });
     expect(remove!.message).toBe('expected 0 items');
+  });
+});
+
+describe('Gherkin step arguments (data tables, doc strings) in the steps', () => {
+  const sample = (file: string) =>
+    parseReport(file, readFileSync(join('samples/cucumber-js/reports', file), 'utf8'));
+  const json = sample('cucumber.json');
+  const messages = sample('messages.ndjson');
+
+  test('cucumber-js JSON and messages give every scenario the same steps, table rows and doc string included', () => {
+    const stepsBy = (tests: TestResult[]) =>
+      new Map(tests.map((t) => [`${t.file}:${t.line}`, t.steps]));
+    const fromMessages = stepsBy(messages.tests);
+    expect(json.tests.length).toBe(messages.tests.length);
+    for (const t of json.tests) expect(fromMessages.get(`${t.file}:${t.line}`)).toEqual(t.steps);
+    const scenario = json.tests.find((t) => t.classname === 'Step arguments')!;
+    expect(scenario.steps!.map((s) => s.action)).toEqual([
+      'Given a calculator',
+      'When I add the rows:\n| a | b |\n| 1 | 2 |\n| 3 | 4 |',
+      'Then the result is 10',
+      'And the display shows:\n"""\n10\n"""',
+    ]);
+  });
+
+  test('Cucumber-JVM JSON (rows and doc_string on the step): cells padded, | and \\ escaped as Gherkin writes them', () => {
+    const jvm = JSON.stringify([
+      {
+        uri: 'features/a.feature',
+        keyword: 'Feature',
+        name: 'A',
+        elements: [
+          {
+            type: 'scenario',
+            keyword: 'Scenario',
+            name: 's',
+            line: 3,
+            steps: [
+              {
+                keyword: 'Given ',
+                name: 'users',
+                rows: [{ cells: ['name', 'note'] }, { cells: ['@bob', 'a|b\\c'] }],
+                result: { status: 'passed' },
+              },
+              {
+                keyword: 'Then ',
+                name: 'the page reads',
+                doc_string: { value: '# Title\n<b>x</b>', line: 7 },
+                result: { status: 'passed' },
+              },
+            ],
+          },
+        ],
+      },
+    ]);
+    const [test] = parseReport('cucumber.json', jvm).tests;
+    expect(test!.steps!.map((s) => s.action)).toEqual([
+      'Given users\n| name | note    |\n| @bob | a\\|b\\\\c |',
+      'Then the page reads\n"""\n# Title\n<b>x</b>\n"""',
+    ]);
   });
 });
 

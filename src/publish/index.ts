@@ -87,6 +87,7 @@ export {
   type SyncOptions,
   type SyncResult,
   type CaseRef,
+  type CaseNames,
 } from './inventory.js';
 export { syncSettings, type SyncSettings } from './sync-settings.js';
 export { renderSyncSummary } from './sync-summary.js';

@@ -33,6 +33,12 @@ import { warningList } from './warnings.js';
 import type { PublishResult } from './publish.js';
 import { requestsOf } from './requests.js';
 
+/**
+ * `case-names` (docs/design.md "Sync"): `key` names an automated case after its key and gives the
+ * name back when it differs; `keep` names a case only when it is created.
+ */
+export type CaseNames = 'key' | 'keep';
+
 /** The share of the automated cases one sync may archive unless --retire-max says otherwise. */
 export const DEFAULT_RETIRE_SHARE = 0.1;
 const PAGE = 100;
@@ -47,6 +53,8 @@ export interface SyncOptions {
   /** The key template the Space's cases were keyed by: such cases are re-keyed, not duplicated. */
   migrateKeys?: string;
   caseFields?: CaseFieldMapping;
+  /** Absent: `key`. */
+  caseNames?: CaseNames;
   dryRun: boolean;
   logger?: Logger;
   concurrency?: number;
@@ -382,11 +390,15 @@ function makePlan(
     }
     if (matched.has(found.id)) continue;
     matched.add(found.id);
-    const desired: CaseChange = { name: caseNameOf(entry.key), ...fieldsOf(entry.test) };
+    // Under case-names keep, a case's name is the person's once the case exists.
+    const desired: CaseChange = {
+      ...(options.caseNames === 'keep' ? {} : { name: caseNameOf(entry.key) }),
+      ...fieldsOf(entry.test),
+    };
     const oldKey = by === 'old' ? entry.oldKey : undefined;
     const change = (current: CaseAttrs): CaseChange | null => {
       const out: CaseChange = {};
-      if (current.name !== desired.name) out.name = desired.name;
+      if (desired.name !== undefined && current.name !== desired.name) out.name = desired.name;
       // Re-keyed only while it still has the old key: a key set since by someone else stays.
       if (oldKey !== undefined && current.automationKey === oldKey) out.automationKey = entry.key;
       if (current.automationStatus !== 'AUTOMATED') out.automationStatus = 'AUTOMATED';

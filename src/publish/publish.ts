@@ -199,6 +199,7 @@ async function syncCases(run: Run, projectId: string): Promise<Pick<PublishResul
     reports: options.reports,
     match: options.match,
     caseFields: options.caseFields,
+    caseNames: options.caseNames,
     retireMissing: false,
     dryRun: options.dryRun,
     logger: run.logger,

@@ -17,6 +17,7 @@ import type { CycleStatus } from '../schema/resources.js';
 import { SETTINGS, settingOf, type Setting } from '../settings.js';
 import { type CaseFieldMapping, parseCaseFields } from './case-fields.js';
 import type { KeyCollisionMode } from './collisions.js';
+import type { CaseNames } from './inventory.js';
 import type { CycleOptions } from './cycle.js';
 import { ciContext, renderCycleName, workspaceOf } from './context.js';
 import type { GateOptions } from './gate.js';
@@ -411,6 +412,8 @@ export interface PublishSettings {
   /** publish --sync: sync's creates and updates first (src/publish/inventory.ts), never retiring. */
   sync: boolean;
   caseFields?: CaseFieldMapping;
+  /** publish --sync: how sync names the cases (absent: `key`). */
+  caseNames?: CaseNames;
 }
 
 /** How tests find their cases (publish and sync): key pattern, key template, workspace. */
@@ -445,6 +448,7 @@ export function publishSettings(src: SettingSource, env: Env, secrets?: Redactor
     format: choice(src, 'format'),
     sync: flag(src, 'sync'),
     caseFields: caseFieldsSetting(src),
+    caseNames: choice(src, 'case-names'),
   };
 }
 

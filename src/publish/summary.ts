@@ -1,7 +1,8 @@
 /**
  * The Markdown summary shared by the action's job summary and the CLI's --summary-file: verdict,
- * pass rate, counts, failed tests with file:line, unmatched tests, cycle, requests. Text from
- * reports is HTML-escaped; the whole stays under a size limit, cut with a note.
+ * pass rate, counts, what publish --sync did to the test cases, failed tests with file:line,
+ * unmatched tests, cycle, requests. Text from reports is HTML-escaped; the whole stays under a
+ * size limit, cut with a note.
  */
 import { markdownCell } from '../shared/markdown.js';
 import { clip } from '../shared/redact.js';
@@ -9,6 +10,7 @@ import type { ParsedReport, TestResult } from '../reports/model.js';
 import type { Unmatched } from './match.js';
 import type { PublishResult } from './publish.js';
 import { describeRuleChanges } from './auto-quarantine.js';
+import { renderSyncSection } from './sync-summary.js';
 import { triageSections } from './triage-summary.js';
 
 export interface SummaryOptions {
@@ -105,6 +107,7 @@ export function renderSummary(
   );
   const head = lines.join('\n');
   const sections: string[] = triageSections(result.triage, cell, result.notified);
+  if (result.sync) sections.unshift(renderSyncSection(result.sync, cell));
   const ruled = result.autoQuarantine ? describeRuleChanges(result.autoQuarantine) : [];
   if (ruled.length) sections.unshift(`${ruled.map((line) => `- ${cell(line)}`).join('\n')}\n`);
   const failed = failedTests(reports);

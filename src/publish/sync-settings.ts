@@ -7,6 +7,7 @@ import type { SyncOptions } from './inventory.js';
 import { checkAutomationKeyTemplate } from './match.js';
 import {
   caseFieldsSetting,
+  choice,
   flag,
   matchSettings,
   numeric,
@@ -29,6 +30,7 @@ export function syncSettings(
     retireMax: numeric(src, 'retire-max'),
     migrateKeys,
     caseFields: caseFieldsSetting(src),
+    caseNames: choice(src, 'case-names'),
     dryRun: flag(src, 'dry-run'),
   };
 }

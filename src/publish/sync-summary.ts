@@ -1,49 +1,57 @@
 /**
  * The Markdown of a sync for the job summary: counts, then the cases each kind touched (first 50
- * of each). Case names come from reports and the service: escaped as data, never Markdown.
+ * of each); and the short section a publish --sync summary carries (src/publish/summary.ts). Case
+ * names come from reports and the service: escaped as data, never Markdown.
  */
 import type { CaseRef, SyncResult } from './inventory.js';
 import { markdownCell } from '../shared/markdown.js';
 
 const SHOWN = 50;
 
+/** How many cases of each kind publish --sync names in the publish summary. */
+export const SHOWN_IN_PUBLISH = 5;
+
+type Listed = CaseRef & { from?: string };
+
+/** The kinds of change a sync lists, in the order every summary shows them. */
+function kindsOf(r: SyncResult): [string, Listed[]][] {
+  return [
+    ['created', r.created],
+    ['renamed', r.renamed],
+    ['re-keyed', r.rekeyed],
+    ['updated', r.updated],
+    ['archived', r.archived],
+    ['restored', r.restored],
+  ];
+}
+
+/** One case as a summary names it: key, name, and the name it had when renamed. */
+function caseText(c: Listed, cell: (text: string) => string): string {
+  return `${c.key ? `${cell(c.key)} ` : ''}${cell(c.name)}${c.from !== undefined ? ` (was ${cell(c.from)})` : ''}`;
+}
+
+function stepsLine(r: SyncResult, verb: string): string {
+  return `Steps of ${r.steps.cases} case(s): ${r.steps.created} ${verb}created, ${r.steps.updated} ${verb}updated, ${r.steps.deleted} ${verb}deleted.`;
+}
+
 export function renderSyncSummary(r: SyncResult): string {
   const verb = r.dryRun ? 'would be ' : '';
-  const rows: [string, number][] = [
-    ['created', r.created.length],
-    ['renamed', r.renamed.length],
-    ['re-keyed', r.rekeyed.length],
-    ['updated', r.updated.length],
-    ['archived', r.archived.length],
-    ['restored', r.restored.length],
-    ['unchanged', r.unchanged],
-  ];
   const lines = [
     `## ${r.dryRun ? '📝 Sync plan: nothing written' : '🔄 Test cases synced'}`,
     '',
     '| Test cases | Count |',
     '| --- | ---: |',
-    ...rows.map(([label, n]) => `| ${label === 'unchanged' ? label : verb + label} | ${n} |`),
+    ...kindsOf(r).map(([label, items]) => `| ${verb + label} | ${items.length} |`),
+    `| unchanged | ${r.unchanged} |`,
   ];
-  if (r.steps.cases)
-    lines.push(
-      '',
-      `Steps of ${r.steps.cases} case(s): ${r.steps.created} ${verb}created, ${r.steps.updated} ${verb}updated, ${r.steps.deleted} ${verb}deleted.`,
-    );
-  const section = (title: string, items: (CaseRef & { from?: string })[]) => {
+  if (r.steps.cases) lines.push('', stepsLine(r, verb));
+  const section = (title: string, items: Listed[]) => {
     if (!items.length) return;
     lines.push('', `### ${verb}${title}`, '');
-    for (const c of items.slice(0, SHOWN))
-      lines.push(
-        `- ${c.key ? `${markdownCell(c.key)} ` : ''}${markdownCell(c.name)}${c.from !== undefined ? ` (was ${markdownCell(c.from)})` : ''}`,
-      );
+    for (const c of items.slice(0, SHOWN)) lines.push(`- ${caseText(c, markdownCell)}`);
     if (items.length > SHOWN) lines.push(`- ... and ${items.length - SHOWN} more`);
   };
-  section('created', r.created);
-  section('renamed', r.renamed);
-  section('re-keyed', r.rekeyed);
-  section('archived', r.archived);
-  section('restored', r.restored);
+  for (const [title, items] of kindsOf(r)) if (title !== 'updated') section(title, items);
   if (r.failed.length)
     section(
       'not written',
@@ -55,5 +63,33 @@ export function renderSyncSummary(r: SyncResult): string {
       ? `Requests: ${r.requests.total} read; about ${r.plannedRequests} more to write the plan.`
       : `Requests: ${r.requests.total}.`,
   );
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * publish --sync: what sync did to the run's test cases before the results (a publish never
+ * archives), the counts and the first few cases of each kind, each piece of data through `cell`.
+ */
+export function renderSyncSection(r: SyncResult, cell: (text: string) => string): string {
+  const verb = r.dryRun ? 'would be ' : '';
+  const kinds = kindsOf(r).filter(([label]) => label !== 'archived');
+  const lines = [
+    `### Test cases ${r.dryRun ? 'sync plan (publish --sync, nothing written)' : 'synced (publish --sync)'}`,
+    '',
+    `${kinds.map(([label, items]) => `${items.length} ${verb}${label}`).join(', ')}, ${r.unchanged} unchanged.${r.steps.cases ? ` ${stepsLine(r, verb)}` : ''}`,
+  ];
+  const named = kinds.filter(([, items]) => items.length);
+  if (named.length) lines.push('');
+  for (const [label, items] of named) {
+    const more = items.length - SHOWN_IN_PUBLISH;
+    lines.push(
+      `- ${verb}${label}: ${items
+        .slice(0, SHOWN_IN_PUBLISH)
+        .map((c) => caseText(c, cell))
+        .join('; ')}${more > 0 ? `; … and ${more} more` : ''}`,
+    );
+  }
+  if (r.failed.length)
+    lines.push('', `Not written: ${r.failed.length} test case(s) (see the warnings).`);
   return lines.join('\n') + '\n';
 }

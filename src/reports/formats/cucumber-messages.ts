@@ -5,7 +5,7 @@
  */
 import type { ReportFormat } from '../format.js';
 import { outcomeOfRuns, type Attempt, type TestResult } from '../model.js';
-import { notPassedStep, scenarioOutcome } from './cucumber.js';
+import { gherkinStep, notPassedStep, scenarioOutcome, type StepArgument } from './cucumber.js';
 import { arr, num, obj, str, type Json } from './json-util.js';
 
 export const cucumberMessages: ReportFormat = {
@@ -99,13 +99,26 @@ export const cucumberMessages: ReportFormat = {
           const step = obj(value);
           const keyword = feature?.keywords.get(str(arr(step.astNodeIds)[0]) ?? '');
           const text = str(step.text) ?? '';
-          return { action: keyword ? `${keyword} ${text}` : text };
+          return { action: gherkinStep(keyword ? `${keyword} ${text}` : text, argumentOf(step)) };
         }),
       });
     }
     return tests;
   },
 };
+
+/** A pickle step's argument: `argument.dataTable.rows[].cells[].value` or `argument.docString`. */
+function argumentOf(step: Json): StepArgument | undefined {
+  const argument = obj(step.argument);
+  if (argument.dataTable)
+    return {
+      rows: arr(obj(argument.dataTable).rows).map((row) =>
+        arr(obj(row).cells).map((cell) => str(obj(cell).value) ?? ''),
+      ),
+    };
+  const content = str(obj(argument.docString).content);
+  return content === undefined ? undefined : { docString: content };
+}
 
 /** The keyword of each step of a feature (`Given`, `When`, `And` ...), by AST node id. */
 function stepKeywords(feature: Json): Map<string, string> {

@@ -1,7 +1,7 @@
 /** Cucumber JSON (cucumber-js, Cucumber-JVM, behave --format json): one test per scenario. */
 import type { ReportFormat } from '../format.js';
 import { foldRepeats, type Outcome, type TestResult } from '../model.js';
-import { arr, num, obj, str } from './json-util.js';
+import { arr, type Json, num, obj, str } from './json-util.js';
 
 export const cucumber: ReportFormat = {
   id: 'cucumber',
@@ -49,7 +49,10 @@ export const cucumber: ReportFormat = {
             .map(obj)
             .filter((st) => st.hidden !== true)
             .map((st) => ({
-              action: `${(str(st.keyword) ?? '').trim()} ${str(st.name) ?? ''}`.trim(),
+              action: gherkinStep(
+                `${(str(st.keyword) ?? '').trim()} ${str(st.name) ?? ''}`.trim(),
+                jsonArgument(st),
+              ),
             })),
         });
       }
@@ -57,6 +60,51 @@ export const cucumber: ReportFormat = {
     return foldRepeats(tests);
   },
 };
+
+/**
+ * A step's data table or doc string (docs/design.md "Sync": steps), as Gherkin passes it to the
+ * step: the rows' cells, or the doc string's content (its media type is left out: Cucumber JSON
+ * does not keep it, and both Cucumber formats must give one step).
+ */
+export type StepArgument = { rows: string[][] } | { docString: string };
+
+/**
+ * The argument of a Cucumber JSON step: cucumber-js writes `arguments` (`{rows: [{cells}]}` or
+ * `{content}`); Cucumber-JVM and Ruby write `rows` and `doc_string.value` on the step itself.
+ */
+function jsonArgument(step: Json): StepArgument | undefined {
+  const rowsOf = (value: unknown) =>
+    arr(value).map((row) => arr(obj(row).cells).map((cell) => str(cell) ?? ''));
+  for (const argument of arr(step.arguments).map(obj)) {
+    if (Array.isArray(argument.rows)) return { rows: rowsOf(argument.rows) };
+    const content = str(argument.content);
+    if (content !== undefined) return { docString: content };
+  }
+  if (Array.isArray(step.rows)) return { rows: rowsOf(step.rows) };
+  const doc = obj(step.doc_string);
+  const value = str(doc.value) ?? str(doc.content);
+  return value === undefined ? undefined : { docString: value };
+}
+
+/**
+ * A Gherkin step as one plain text (the test step's `action`): its keyword and text, then its
+ * argument on the lines below as the feature file writes it: a data table as `| a | b |` rows,
+ * columns padded, `|` and `\` in a cell escaped as Gherkin escapes them; a doc string between
+ * `"""` lines. Plain text, never Markdown: no header separator row, no code fence.
+ */
+export function gherkinStep(text: string, argument: StepArgument | undefined): string {
+  if (!argument) return text;
+  if ('docString' in argument) return `${text}\n"""\n${argument.docString}\n"""`;
+  const rows = argument.rows.map((row) =>
+    row.map((cell) => cell.replace(/[\\|]/g, (c) => `\\${c}`).replace(/\n/g, '\\n')),
+  );
+  const widths: number[] = [];
+  for (const row of rows)
+    row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, [...cell].length)));
+  const line = (row: string[]) =>
+    `| ${row.map((cell, i) => cell + ' '.repeat(widths[i]! - [...cell].length)).join(' | ')} |`;
+  return [text, ...rows.map(line)].join('\n');
+}
 
 /**
  * A scenario's outcome from its step statuses (lower case), as Cucumber counts it in its default

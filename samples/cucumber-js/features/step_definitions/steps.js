@@ -53,3 +53,11 @@ Then('the result is {int}', function (expected) {
 Then('the text {string} equals {string}', function (actual, expected) {
   assert.strictEqual(actual, expected, `expected <${actual}> & "${expected}" to match`);
 });
+
+When('I add the rows:', function (table) {
+  for (const row of table.hashes()) this.result += Number(row.a) + Number(row.b);
+});
+
+Then('the display shows:', function (text) {
+  assert.strictEqual(String(this.result), text.trim());
+});
