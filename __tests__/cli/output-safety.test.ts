@@ -17,6 +17,7 @@ import {
 } from '../../src/shared/redact.js';
 import { html } from '../../src/dashboard/escape.js';
 import { main, type CliIO } from '../../src/cli/main.js';
+import { marked } from 'marked';
 import { markdownCell } from '../../src/shared/markdown.js';
 import { closeAll, errorBody, startServer } from '../helpers/http-server.js';
 
@@ -226,6 +227,17 @@ describe('text that people read on GitHub', () => {
     },
   );
 
+  test('bare URLs and www. names from data stay text in GitHub-flavoured Markdown', () => {
+    const name = 'see https://evil.example/x, HTTP://a.test, www.phish.example and mailto:a@b.io';
+    const cell = markdownCell(name);
+    expect(cell.replace(/\u200b/g, '')).toBe(name);
+    const table = `| test |\n| --- |\n| ${cell} |\n\n${cell}\n`;
+    const html = marked.parse(table, { async: false, gfm: true });
+    expect(html).not.toContain('<a');
+    // The same text unescaped is linked: the check above can fail.
+    expect(marked.parse(name, { async: false, gfm: true })).toContain('<a href="https://evil');
+  });
+
   test('mentions and issue references from data neither notify nor link, and read the same', () => {
     const name =
       'login by @octocat for @acme/reviewers fixes acme/app#12, #34 and GH-56 (mail a@b.io)';
@@ -236,7 +248,7 @@ describe('text that people read on GitHub', () => {
     expect(cell.replace(/\u200b/g, '')).toBe(name);
     // Markdown escaping is unchanged around it: the cell still cannot open a link or a table cell.
     expect(markdownCell('[@x](http://e) | #1 `y`')).toBe(
-      '\\[@\u200bx\\](http://e) \\| #\u200b1 \\`y\\`',
+      '\\[@\u200bx\\](http\u200b://e) \\| #\u200b1 \\`y\\`',
     );
     expect(neutralise('plain text, issue 7, C# and #hash')).toBe(
       'plain text, issue 7, C# and #hash',

@@ -8,8 +8,12 @@ import { neutralise, oneLine } from './redact.js';
  * Report text inside Markdown table cells: one line, mentions and issue references inert, no HTML
  * and no Markdown structure. Backslash escapes (CommonMark: any ASCII punctuation) read as the text
  * itself in raw Markdown (`\<90.00\>`, where entities read `&#60;90.00&#62;`) and render the same:
- * `<` starts no tag, `&` no entity.
+ * `<` starts no tag, `&` no entity. A bare URL would still become a link (GitHub's extended
+ * autolinks: `http://`, `https://` and `www.`), so a zero-width space splits its scheme from `://`
+ * and `www` from its dot; the text reads the same.
  */
 export function markdownCell(text: string): string {
-  return neutralise(oneLine(text)).replace(/[\\|`[\]*<>&]/g, (c) => `\\${c}`);
+  return neutralise(oneLine(text))
+    .replace(/[\\|`[\]*<>&]/g, (c) => `\\${c}`)
+    .replace(/\b(?:https?(?=:\/\/)|www(?=\.))/giu, '$&\u200b');
 }
