@@ -71,6 +71,25 @@ describe('identity', () => {
     expect(countTests(report.tests)).toMatchObject({ flaky, runs: cases.length });
   });
 
+  test('a rerun written as a second suite element of the same name is a retry of the first run, other suites between them', () => {
+    // gotestsum --rerun-fails and Surefire write reruns after the whole run, in suites of their own.
+    const report = parseReport(
+      'r.xml',
+      junit(
+        suite('s', fail('t') + pass('u')) +
+          suite('other', fail('t')) +
+          suite('s', pass('t')) +
+          `<testsuite name="outer">${suite('s', pass('t'))}</testsuite>`,
+      ),
+    );
+    expect(report.tests.map((t) => [t.suite, t.name, t.outcome, t.attempts?.length ?? 1])).toEqual([
+      [['s'], 't', 'passed', 2],
+      [['s'], 'u', 'passed', 1],
+      [['other'], 't', 'failed', 1],
+      [['outer', 's'], 't', 'passed', 1],
+    ]);
+  });
+
   test('TestNG data-provider invocations are three tests with their params', () => {
     const method = (status: string, value: string) =>
       `<test-method status="${status}" name="matches" duration-ms="1"><params><param index="0"><value><![CDATA[${value}]]></value></param></params></test-method>`;

@@ -206,10 +206,21 @@ export function testIdentity(test: TestResult): string {
  * Formats that mark retries build their attempts from the marks and do not call this.
  */
 export function foldRepeats(tests: TestResult[]): TestResult[] {
-  // Keyed by name first: identity strings are built only for names that repeat.
-  const byName = new Map<string, TestResult | Map<string, TestResult>>();
+  // Keyed by suite path, then by name: a suite's tests share one path array, so the path is
+  // joined once per suite, and many small maps of names are cheaper to fill than one of 100,000.
+  // Identity strings are built only for names that repeat within a path.
+  const byPath = new Map<string, Map<string, TestResult | Map<string, TestResult>>>();
+  let path: readonly string[] | undefined;
+  let byName = new Map<string, TestResult | Map<string, TestResult>>();
   const out: TestResult[] = [];
   for (const t of tests) {
+    if (t.suite !== path && !(path && sameStrings(t.suite, path))) {
+      path = t.suite;
+      const key = JSON.stringify(path);
+      const known = byPath.get(key);
+      if (known) byName = known;
+      else byPath.set(key, (byName = new Map()));
+    }
     const seen = byName.get(t.name);
     if (seen === undefined) {
       byName.set(t.name, t);
@@ -229,6 +240,12 @@ export function foldRepeats(tests: TestResult[]): TestResult[] {
     out.push(t);
   }
   return out;
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** A retry of `test`: its runs appended, the outcome, message and duration updated. */
