@@ -142,74 +142,43 @@ const RERUN_ELEMENTS = [
   ['rerunError', 'error'],
 ] as const;
 
-/** A testcase's attributes, read in one pass over its keys (see toResult). */
-interface CaseAttributes {
-  classname?: string;
-  name?: string;
-  status?: string;
-  result?: string;
-  time?: string;
-  line?: string;
-  file?: string;
-  filepath?: string;
-  /** Whether the testcase has child elements (result, rerun or property elements). */
-  children: boolean;
-}
-
-/**
- * One pass over the keys the testcase has, instead of a lookup for each attribute and element it
- * may have: most testcases have three attributes and no children, and every missed lookup on the
- * parser's objects is a slow one (about a third of the model's time on 100,000 testcases).
- */
-function caseAttributes(tc: XmlNode): CaseAttributes {
-  const found: CaseAttributes = { children: false };
+// Built for 100,000-test files: no work or allocation for elements a testcase does not have.
+function toResult(tc: XmlNode, suite: string[], suiteFile?: string): TestResult {
+  // One pass over the keys the testcase has, instead of a lookup for each attribute and element
+  // it may have: most testcases have three attributes and no children, and each lookup of an
+  // absent key on the parser's objects is a slow one (a third of the model's time on 100,000).
+  let classAttr: string | undefined;
+  let nameAttr: string | undefined;
+  let statusAttr: string | undefined;
+  let resultAttr: string | undefined;
+  let timeAttr: string | undefined;
+  let lineAttr: string | undefined;
+  let fileAttr: string | undefined;
+  let filepathAttr: string | undefined;
+  let children = false;
   for (const key in tc) {
     if (key.charCodeAt(0) !== 0x40 /* @ */) {
-      found.children = true;
+      children = true;
       continue;
     }
     const value = tc[key];
     if (typeof value !== 'string') continue;
-    switch (key) {
-      case '@classname':
-        found.classname = value;
-        break;
-      case '@name':
-        found.name = value;
-        break;
-      case '@status':
-        found.status = value;
-        break;
-      case '@result':
-        found.result = value;
-        break;
-      case '@time':
-        found.time = value;
-        break;
-      case '@line':
-        found.line = value;
-        break;
-      case '@file':
-        found.file = value;
-        break;
-      case '@filepath':
-        found.filepath = value;
-        break;
-    }
+    if (key === '@classname') classAttr = value;
+    else if (key === '@name') nameAttr = value;
+    else if (key === '@time') timeAttr = value;
+    else if (key === '@status') statusAttr = value;
+    else if (key === '@result') resultAttr = value;
+    else if (key === '@line') lineAttr = value;
+    else if (key === '@file') fileAttr = value;
+    else if (key === '@filepath') filepathAttr = value;
   }
-  return found;
-}
-
-// Built for 100,000-test files: no work or allocation for elements a testcase does not have.
-function toResult(tc: XmlNode, suite: string[], suiteFile?: string): TestResult {
-  const a = caseAttributes(tc);
-  const classname = a.classname || undefined;
-  const name = a.name || classname || '';
+  const classname = classAttr || undefined;
+  const name = nameAttr || classname || '';
   let outcome: Outcome = 'passed';
   let message: string | undefined;
   let details: string | undefined;
   // Most severe first: error > failure > skipped (several result elements on one run).
-  for (const [element, result] of a.children ? RESULT_ELEMENTS : []) {
+  for (const [element, result] of children ? RESULT_ELEMENTS : []) {
     const value = tc[element];
     if (value === undefined) continue;
     const first = Array.isArray(value) ? value[0] : value;
@@ -222,20 +191,20 @@ function toResult(tc: XmlNode, suite: string[], suiteFile?: string): TestResult 
   }
   // node:test writes a todo whose body fails with both <skipped type="todo"> and <failure>; node
   // counts it as todo, not as a failure.
-  if (outcome !== 'skipped' && a.children && tc.skipped !== undefined && isTodo(tc.skipped))
+  if (outcome !== 'skipped' && children && tc.skipped !== undefined && isTodo(tc.skipped))
     outcome = 'skipped';
   // googletest: status="notrun"; tst: status="disabled"/"errored"; some writers: result="skipped".
-  const status = a.status ?? a.result;
+  const status = statusAttr ?? resultAttr;
   if (status !== undefined) {
     const s = status.toLowerCase();
     if (s === 'disabled' || (outcome === 'passed' && (s === 'notrun' || s === 'skipped')))
       outcome = 'skipped';
     else if (outcome === 'passed' && s === 'errored') outcome = 'error';
   }
-  const durationMs = seconds(a.time);
+  const durationMs = seconds(timeAttr);
   // Surefire reruns: earlier runs of this test, before the final one (absent for a single run).
   let attempts: Attempt[] | undefined;
-  for (const [element, result] of a.children ? RERUN_ELEMENTS : []) {
+  for (const [element, result] of children ? RERUN_ELEMENTS : []) {
     if (tc[element] === undefined) continue;
     for (const run of list(tc[element]))
       (attempts ??= []).push({
@@ -245,18 +214,18 @@ function toResult(tc: XmlNode, suite: string[], suiteFile?: string): TestResult 
       });
   }
   attempts?.push({ outcome, durationMs, message });
-  const line = a.line === undefined ? NaN : Number(a.line);
+  const line = lineAttr === undefined ? NaN : Number(lineAttr);
   return {
     suite,
     classname,
     name,
-    file: a.file ?? a.filepath ?? suiteFile,
+    file: fileAttr ?? filepathAttr ?? suiteFile,
     line: Number.isInteger(line) && line > 0 ? line : undefined,
     durationMs,
     outcome,
     message,
     details,
     attempts,
-    properties: a.children ? properties(tc) : NO_PROPERTIES,
+    properties: children ? properties(tc) : NO_PROPERTIES,
   };
 }
