@@ -65,6 +65,21 @@ describe('identity', () => {
       ],
       1,
     ],
+    [
+      'fail, pass, fail: a flaky test, then a new invocation that failed',
+      [fail('t'), pass('t'), fail('t')],
+      [
+        ['passed', 2],
+        ['failed', 1],
+      ],
+      1,
+    ],
+    [
+      'fail, skip, pass: a skipped retry hides no failure, so the pass is a retry too',
+      [fail('t'), `<testcase classname="C" name="t"><skipped/></testcase>`, pass('t')],
+      [['passed', 3]],
+      1,
+    ],
   ])('sequence rule: %s', (_name, cases, want, flaky) => {
     const report = parseReport('r.xml', junit(suite('s', cases.join(''))));
     expect(report.tests.map((t) => [t.outcome, t.attempts?.length ?? 1])).toEqual(want);
