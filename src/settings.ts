@@ -2,16 +2,24 @@
  * Every setting of the public contract, declared once (docs/design.md: CLI flags and action inputs
  * share kebab-case names). The CLI's flags, usage and --help, the action's input reading, the
  * README reference and the check on action.yml all read this table; nothing else lists settings.
+ * It imports only the leaf (src/shared): the defaults it shows are in src/shared/defaults.ts, where
+ * the layers read them too.
  */
-import { DEFAULT_TIMEOUT_MS } from './api/transport.js';
-import { DEFAULT_CONCURRENCY, DEFAULT_RATE_LIMIT, formatRateLimit } from './api/scheduler.js';
-import { DEFAULT_RETRY_POLICY } from './api/retry-policy.js';
-import { DEFAULT_LAST } from './schema/counts.js';
-import { DEFAULT_AUTOMATION_KEY, DEFAULT_KEY_PATTERN } from './publish/match.js';
-import { DEFAULT_QUARANTINE_FIELD } from './publish/quarantine.js';
-import { REPORT_EXTENSIONS } from './reports/discover.js';
-import { DEFAULT_MAX_BYTES } from './reports/read.js';
-import { FORMAT_IDS } from './reports/registry.js';
+import {
+  DEFAULT_AUTOMATION_KEY,
+  DEFAULT_CONCURRENCY,
+  DEFAULT_KEY_PATTERN,
+  DEFAULT_LAST,
+  DEFAULT_MAX_REPORT_BYTES,
+  DEFAULT_MAX_WAIT_MS,
+  DEFAULT_QUARANTINE_FIELD,
+  DEFAULT_RETRY_BASE_MS,
+  DEFAULT_TIMEOUT_MS,
+  REPORT_EXTENSIONS,
+  REPORT_FORMAT_IDS,
+} from './shared/defaults.js';
+import { DEFAULT_RATE_LIMIT, formatRateLimit } from './shared/rate.js';
+import { settingReaders } from './shared/setting-readers.js';
 import { SYNC_SETTINGS } from './settings-sync.js';
 
 /** The action's `mode` values. */
@@ -174,17 +182,17 @@ export const SETTINGS = {
   },
   format: {
     type: 'choice',
-    choices: ['auto', ...FORMAT_IDS],
+    choices: ['auto', ...REPORT_FORMAT_IDS],
     default: 'auto',
     placeholder: 'F',
     modes: ['publish', 'sync'],
     commands: ['publish', 'parse', 'sync'],
-    description: `Report format: auto (detect from content), ${FORMAT_IDS.join(', ')}.`,
+    description: `Report format: auto (detect from content), ${REPORT_FORMAT_IDS.join(', ')}.`,
   },
   'max-report-bytes': {
     type: 'integer',
     min: 1,
-    default: String(DEFAULT_MAX_BYTES),
+    default: String(DEFAULT_MAX_REPORT_BYTES),
     placeholder: 'N',
     modes: ['publish', 'sync'],
     commands: ['publish', 'parse', 'sync'],
@@ -537,7 +545,7 @@ export const SETTINGS = {
   'retry-base-ms': {
     type: 'integer',
     min: 1,
-    default: String(DEFAULT_RETRY_POLICY.retryBaseMs),
+    default: String(DEFAULT_RETRY_BASE_MS),
     env: 'TESTCYCLE_RETRY_BASE_MS',
     placeholder: 'MS',
     modes: MODES,
@@ -548,7 +556,7 @@ export const SETTINGS = {
   'max-wait-ms': {
     type: 'integer',
     min: 0,
-    default: String(DEFAULT_RETRY_POLICY.maxWaitMs),
+    default: String(DEFAULT_MAX_WAIT_MS),
     placeholder: 'MS',
     modes: MODES,
     commands: SERVICE,
@@ -755,6 +763,29 @@ export const SETTINGS = {
 export function settingOf(key: string): Setting | undefined {
   return Object.hasOwn(SETTINGS, key) ? (SETTINGS as Record<string, Setting>)[key] : undefined;
 }
+
+/**
+ * The generic readers bound to this table (src/shared/setting-readers.ts): every adapter and
+ * layer that reads a setting by key uses these.
+ */
+export const {
+  text,
+  outputFile,
+  required,
+  flag,
+  choice,
+  numeric,
+  numericWithDefault,
+  jsonSetting,
+  rateSetting,
+  raw: settingValue,
+  spec: declarationOf,
+} = settingReaders(settingOf);
+
+/** The gate's thresholds (rows marked `threshold`): `gate` without one of these could never fail. */
+export const THRESHOLD_KEYS: readonly string[] = Object.entries(SETTINGS as Record<string, Setting>)
+  .filter(([, s]) => s.threshold)
+  .map(([key]) => key);
 
 /** The flag that stands for a setting in a command (`cycle-name` is `--name` in `cycle create`). */
 export function flagNameOf(key: string, command?: CommandName): string {

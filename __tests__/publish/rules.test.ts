@@ -6,7 +6,16 @@
 import type { JsonApiDocument, Resource, ServiceClient } from '../../src/api/client.js';
 import { toFiltrQL, type Filter } from '../../src/api/filter.js';
 import { Redactor } from '../../src/shared/redact.js';
-import { ciContext, cycleCounts, readGrouped, renderCycleName } from '../../src/publish/index.js';
+import {
+  ciContext,
+  cycleCounts,
+  gateSettings,
+  hasThresholds,
+  readGrouped,
+  renderCycleName,
+  settingsFrom,
+} from '../../src/publish/index.js';
+import { settingOf, THRESHOLD_KEYS } from '../../src/settings.js';
 import { OVERRIDES } from '../../src/publish/context.js';
 import { compareKeys, matchTests } from '../../src/publish/match.js';
 import { makePlan } from '../../src/publish/sync.js';
@@ -324,5 +333,35 @@ describe('the lowest key wins, compared by number: DEMO-T9 before DEMO-T10', () 
       'latest',
     );
     expect(plan.duplicates).toEqual([{ caseId: 'c', kept: 'DEMO-E9', ignored: ['DEMO-E10'] }]);
+  });
+});
+
+describe('a threshold is what the settings table marks as one (src/settings.ts `threshold: true`)', () => {
+  const gateOf = (values: Record<string, unknown>) =>
+    gateSettings(settingsFrom({ 'cycle-name': 'Nightly {date}', ...values }));
+
+  test('the threshold rows are the six gate thresholds, in table order', () => {
+    expect(THRESHOLD_KEYS).toEqual([
+      'min-pass-rate',
+      'max-pass-rate-drop',
+      'max-failed',
+      'max-blocked',
+      'fail-on-not-executed',
+      'max-new-failures',
+    ]);
+  });
+
+  test.each(THRESHOLD_KEYS.map((key) => [key]))(
+    '%s alone gives the gate work to do (its GateOptions field is read)',
+    (key) => {
+      const value = settingOf(key)!.type === 'boolean' ? true : 5;
+      expect(hasThresholds(gateOf({ [key]: value }))).toBe(true);
+    },
+  );
+
+  test('without a threshold, a notification or a filter the gate has nothing to do', () => {
+    expect(hasThresholds(gateOf({}))).toBe(false);
+    expect(hasThresholds(gateOf({ 'fail-on-not-executed': false }))).toBe(false);
+    expect(hasThresholds(gateOf({ 'gate-filter': 'testCase.priority = "HIGH"' }))).toBe(true);
   });
 });

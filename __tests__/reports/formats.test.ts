@@ -4,8 +4,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { countTests, parseReport } from '../../src/reports/index.js';
 import type { TestResult } from '../../src/reports/model.js';
+import { countTests, FORMATS, FORMAT_IDS, parseReport } from '../../src/reports/index.js';
+import { REPORT_FORMAT_IDS } from '../../src/shared/defaults.js';
+import { settingOf } from '../../src/settings.js';
+
+test('each format id of src/shared/defaults.ts has the parser of that id, in detection order, and is a --format choice', () => {
+  expect(FORMATS.map((f) => f.id)).toEqual([...REPORT_FORMAT_IDS]);
+  expect(FORMAT_IDS).toEqual([...REPORT_FORMAT_IDS]);
+  expect(settingOf('format')!.choices).toEqual(['auto', ...REPORT_FORMAT_IDS]);
+});
 
 const TESTNG = `<?xml version="1.0" encoding="UTF-8"?>
 <testng-results skipped="1" failed="1" total="4" passed="2">

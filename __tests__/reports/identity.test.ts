@@ -65,10 +65,44 @@ describe('identity', () => {
       ],
       1,
     ],
+    [
+      'fail, pass, fail: a flaky test, then a new invocation that failed',
+      [fail('t'), pass('t'), fail('t')],
+      [
+        ['passed', 2],
+        ['failed', 1],
+      ],
+      1,
+    ],
+    [
+      'fail, skip, pass: a skipped retry hides no failure, so the pass is a retry too',
+      [fail('t'), `<testcase classname="C" name="t"><skipped/></testcase>`, pass('t')],
+      [['passed', 3]],
+      1,
+    ],
   ])('sequence rule: %s', (_name, cases, want, flaky) => {
     const report = parseReport('r.xml', junit(suite('s', cases.join(''))));
     expect(report.tests.map((t) => [t.outcome, t.attempts?.length ?? 1])).toEqual(want);
     expect(countTests(report.tests)).toMatchObject({ flaky, runs: cases.length });
+  });
+
+  test('a rerun written as a second suite element of the same name is a retry of the first run, other suites between them', () => {
+    // gotestsum --rerun-fails and Surefire write reruns after the whole run, in suites of their own.
+    const report = parseReport(
+      'r.xml',
+      junit(
+        suite('s', fail('t') + pass('u')) +
+          suite('other', fail('t')) +
+          suite('s', pass('t')) +
+          `<testsuite name="outer">${suite('s', pass('t'))}</testsuite>`,
+      ),
+    );
+    expect(report.tests.map((t) => [t.suite, t.name, t.outcome, t.attempts?.length ?? 1])).toEqual([
+      [['s'], 't', 'passed', 2],
+      [['s'], 'u', 'passed', 1],
+      [['other'], 't', 'failed', 1],
+      [['outer', 's'], 't', 'passed', 1],
+    ]);
   });
 
   test('TestNG data-provider invocations are three tests with their params', () => {

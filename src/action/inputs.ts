@@ -4,8 +4,17 @@
  */
 import * as core from '@actions/core';
 import { ConfigError, type SettingWords, UsageError } from '../shared/errors.js';
-import { choice, flag, numeric, type SettingSource, text } from '../publish/index.js';
-import { actionInputs, closestName, type CommentMode, settingOf } from '../settings.js';
+import type { SettingSource } from '../shared/setting-readers.js';
+import {
+  actionInputs,
+  choice,
+  closestName,
+  type CommentMode,
+  flag,
+  numeric,
+  settingOf,
+  text,
+} from '../settings.js';
 
 export const inputSource: SettingSource = {
   string: (key) => core.getInput(key) || undefined,

@@ -10,14 +10,12 @@ import { buildReport, describePlan, dashboardSettings } from '../dashboard/index
 import { type ErrorKind, messageOf, TestcycleError } from '../shared/errors.js';
 import { createLogger, type Logger, Redactor } from '../shared/redact.js';
 import {
-  choice,
   clientSettings,
   closeCycle,
   createCycle,
   createCycleSettings,
   cycleInfo,
   cycleSettings,
-  flag,
   GateFailedError,
   gateCycle,
   gateOnlySettings,
@@ -35,7 +33,7 @@ import { describeSyncResult, sync } from '../publish/inventory.js';
 import { syncSettings } from '../publish/sync-settings.js';
 import { renderSyncSummary } from '../publish/sync-summary.js';
 import type { ParsedReport } from '../reports/index.js';
-import type { Mode } from '../settings.js';
+import { choice, flag, type Mode } from '../settings.js';
 import { commentOnPullRequest } from './comment.js';
 import {
   ACTION_WORDS,

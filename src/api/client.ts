@@ -30,9 +30,9 @@ import {
   Scheduler,
   parseRateLimit,
 } from './scheduler.js';
+import { DEFAULT_TIMEOUT_MS } from '../shared/defaults.js';
 import { PaceFile } from './pace.js';
 import {
-  DEFAULT_TIMEOUT_MS,
   type Transport,
   type TransportResponse,
   createUndiciTransport,

@@ -1,3 +1,5 @@
+import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRY_BASE_MS } from '../shared/defaults.js';
+
 /**
  * Every retry budget of the client in one place (docs/architecture.md "Retry policy"). The
  * Scheduler spends the per-request budgets (faults, refused connections, 429s, waits); the 412
@@ -34,10 +36,10 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxAttempts: 5,
   maxRefusedAttempts: 2,
   maxRateLimitAttempts: 10,
-  retryBaseMs: 1000,
-  rateLimitBaseMs: 2000,
+  retryBaseMs: DEFAULT_RETRY_BASE_MS,
+  rateLimitBaseMs: 2 * DEFAULT_RETRY_BASE_MS,
   maxBackoffMs: 60_000,
-  maxWaitMs: 10 * 60_000,
+  maxWaitMs: DEFAULT_MAX_WAIT_MS,
   conflictRounds: 8,
   createAttempts: 5,
 };

@@ -8,6 +8,7 @@
  * With a SharedPace (pace.ts), the answers other processes on the same token received count too.
  */
 import { INTERRUPTED_IN_A_WAIT, InterruptedError } from '../shared/errors.js';
+import { DEFAULT_CONCURRENCY } from '../shared/defaults.js';
 import { DEFAULT_RATE_LIMIT, formatRateLimit, type RateLimit } from '../shared/rate.js';
 import type { SharedPace } from './pace.js';
 import { type RetryPolicy, retryPolicy, secondRoundPauseMs } from './retry-policy.js';
@@ -21,8 +22,6 @@ export {
   formatRateLimit,
   parseRateLimit,
 } from '../shared/rate.js';
-
-export const DEFAULT_CONCURRENCY = 4;
 
 export interface RequestStats {
   /** Every attempt sent, retries included: the service counts them all against the limit. */

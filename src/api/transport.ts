@@ -3,6 +3,7 @@
  * EnvHttpProxyAgent honours HTTPS_PROXY, HTTP_PROXY and NO_PROXY; TLS verification stays on.
  */
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import { DEFAULT_TIMEOUT_MS } from '../shared/defaults.js';
 import { isLoopbackHost } from './base-url.js';
 
 export interface TransportRequest {
@@ -82,9 +83,6 @@ export function describeNetworkError(error: unknown, timeoutMs: number): string 
       return code ?? (error instanceof Error ? error.message : 'unknown network error');
   }
 }
-
-/** Timeout of one request unless the caller sets one (docs/design.md `--timeout-ms`). */
-export const DEFAULT_TIMEOUT_MS = 30_000;
 
 export function createUndiciTransport(
   options: TransportOptions = {},

@@ -7,7 +7,7 @@ import {
   startEmulator,
   type Seed,
 } from '../emulator/index.js';
-import { numeric, rateSetting, text } from '../publish/index.js';
+import { numeric, rateSetting, text } from '../settings.js';
 import type { CommandContext } from './main.js';
 
 export async function runEmulatorCommand({ settings, io }: CommandContext): Promise<number> {

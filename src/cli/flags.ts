@@ -5,7 +5,7 @@
  */
 import type { ParseArgsConfig } from 'node:util';
 import { messageOf, type SettingWords, UsageError } from '../shared/errors.js';
-import type { SettingSource } from '../publish/index.js';
+import type { SettingSource } from '../shared/setting-readers.js';
 import {
   closestName,
   flagNameOf,

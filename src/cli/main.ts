@@ -5,7 +5,7 @@
 import { parseArgs } from 'node:util';
 import { messageOf, type SettingWords, TestcycleError, UsageError } from '../shared/errors.js';
 import { Redactor, createLogger, safeLines, type Logger } from '../shared/redact.js';
-import type { SettingSource } from '../publish/index.js';
+import type { SettingSource } from '../shared/setting-readers.js';
 import type { CommandName } from '../settings.js';
 import { VERSION } from '../version.js';
 import { runEmulatorCommand } from './emulator.js';

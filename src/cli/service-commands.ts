@@ -18,12 +18,12 @@ import {
   reportSettings,
   requestsOf,
   clientSettings,
-  outputFile,
   failedTests,
   headline,
   type PublishResult,
 } from '../publish/index.js';
 import { oneLine } from '../shared/redact.js';
+import { outputFile } from '../settings.js';
 import type { ParsedReport } from '../reports/index.js';
 import { tokenStanding, type TokenStanding } from '../publish/token.js';
 import { describeRuleChanges } from '../publish/auto-quarantine.js';

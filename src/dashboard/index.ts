@@ -5,10 +5,10 @@ export {
   readSeries,
   predictRequests,
   historyPagesFor,
-  DEFAULT_LAST,
   type SeriesSpec,
   type ReadSeriesOptions,
 } from './service/series.js';
+export { DEFAULT_LAST } from '../shared/defaults.js';
 export {
   buildReport,
   describePlan,

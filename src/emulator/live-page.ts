@@ -9,7 +9,8 @@ import { analyze } from '../dashboard/analyze.js';
 import type { IncomingHttpHeaders } from 'node:http';
 import { CONTENT_SECURITY_POLICY, renderHtml, type LiveRequest } from '../dashboard/html.js';
 import type { SeriesData, TestInfo } from '../dashboard/model.js';
-import { countsFrom, DEFAULT_LAST } from '../schema/counts.js';
+import { countsFrom } from '../schema/counts.js';
+import { DEFAULT_LAST } from '../shared/defaults.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import type { Store } from './store.js';
 

@@ -15,10 +15,10 @@ import { ConfigError } from '../shared/errors.js';
 import { chunkIn, f } from '../api/filter.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { isFailing } from './baseline.js';
+import { DEFAULT_QUARANTINE_FIELD } from '../shared/defaults.js';
 import { MAX_FILTER_CHARS } from './match.js';
 import {
   checkQuarantineField,
-  DEFAULT_QUARANTINE_FIELD,
   formatQuarantine,
   parseQuarantine,
   RULE_BY,

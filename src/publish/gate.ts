@@ -10,6 +10,7 @@ import { oneLine } from '../shared/redact.js';
 import { f, type Filter } from '../api/filter.js';
 import { EXECUTION_RESULTS, type ExecutionResult } from '../schema/resources.js';
 import { countsFrom, passRate, type CycleCounts } from '../schema/counts.js';
+import { THRESHOLD_KEYS } from '../settings.js';
 
 export { countsFrom, passRate, type CycleCounts };
 import {
@@ -48,15 +49,19 @@ export class GateFailedError extends TestcycleError {
   }
 }
 
+/**
+ * The GateOptions field of each threshold row of the settings table (`threshold: true`): its key
+ * in camelCase (`min-pass-rate` is minPassRate), so that the table says once what a threshold is.
+ */
+const THRESHOLD_FIELDS = THRESHOLD_KEYS.map(
+  (key) => key.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) as keyof GateOptions,
+);
+
+/** A gate with work to do: a threshold, new failures to notify of, or a filter to count by. */
 export function hasThresholds(g: GateOptions | undefined): g is GateOptions {
   return (
     !!g &&
-    (g.minPassRate !== undefined ||
-      g.maxFailed !== undefined ||
-      g.maxPassRateDrop !== undefined ||
-      g.maxBlocked !== undefined ||
-      g.failOnNotExecuted === true ||
-      g.maxNewFailures !== undefined ||
+    (THRESHOLD_FIELDS.some((field) => g[field] !== undefined && g[field] !== false) ||
       g.notify !== undefined ||
       g.filter !== undefined)
   );

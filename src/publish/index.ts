@@ -41,6 +41,9 @@ export {
 export {
   DEFAULT_AUTOMATION_KEY,
   DEFAULT_KEY_PATTERN,
+  DEFAULT_QUARANTINE_FIELD,
+} from '../shared/defaults.js';
+export {
   automationKeyOf,
   explicitKeyOf,
   keyPattern,
@@ -57,21 +60,12 @@ export {
   clientSettings,
   reportSettings,
   userFilterSetting,
-  jsonSetting,
-  rateSetting,
-  choice,
-  flag,
-  numeric,
-  required,
-  text,
-  outputFile,
-  settingsFrom,
-  type SettingSource,
   type PublishSettings,
   type ClientSettings,
   type ReportSettings,
   type CreateCycleSettings,
 } from './settings.js';
+export { settingsFrom, type SettingSource } from '../shared/setting-readers.js';
 export { readReportSet } from './reports.js';
 export { renderSummary, failedTests, headline, MAX_SUMMARY_BYTES } from './summary.js';
 export type { RequestFigures } from './requests.js';
@@ -103,7 +97,6 @@ export {
   readGateExecutions,
   runQuarantine,
   describeQuarantine,
-  DEFAULT_QUARANTINE_FIELD,
   CUSTOM_FIELDS_PATH,
   type Quarantine,
   type QuarantinedCase,

@@ -7,19 +7,13 @@
 import { type ListParams, type Resource, type ServiceClient } from '../api/client.js';
 import { ConfigError, TestcycleError, type Words } from '../shared/errors.js';
 import { chunkIn, f } from '../api/filter.js';
+import { DEFAULT_KEY_PATTERN } from '../shared/defaults.js';
 import { oneLine, type Logger } from '../shared/redact.js';
 import type { ParsedReport, TestResult } from '../reports/model.js';
 import type { WritableAttributesOf } from '../schema/resources.js';
 import { workspaceOf, workspacePath } from './context.js';
 import { createOrFind } from './idempotent.js';
 
-export const DEFAULT_KEY_PATTERN = '\\b[A-Z][A-Z0-9_]*-T[0-9]+\\b';
-/**
- * The test's file relative to the workspace, then the test as its runner names it: the same for
- * every reporter of one runner (docs/architecture.md "Test identity"). Up to 0.1.0 it was
- * PREVIOUS_AUTOMATION_KEY.
- */
-export const DEFAULT_AUTOMATION_KEY = '{file} › {test}';
 /** The default key before the identity model: what users keep with --automation-key. */
 export const PREVIOUS_AUTOMATION_KEY = '{classname}.{name}';
 /** URLs stay under 4 KB (docs/design.md "Publish: request budget"); the rest of the URL fits in what remains. */

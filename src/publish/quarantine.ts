@@ -14,8 +14,6 @@ import type { ExecutionResult } from '../schema/resources.js';
 import { MAX_FILTER_CHARS } from './match.js';
 import type { QuarantineSettings } from './settings.js';
 
-/** The default name of the custom field (the settings table's default reads it). */
-export const DEFAULT_QUARANTINE_FIELD = 'quarantine';
 /** The path of the Space's custom field definitions (docs/service-api.md 2.10). */
 export const CUSTOM_FIELDS_PATH = '/service_custom_field';
 /** `by` of a quarantine the --auto-quarantine rule set; --release-after removes only these. */

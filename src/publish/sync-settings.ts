@@ -1,19 +1,13 @@
 /**
  * The settings of `testcycle sync` and action mode `sync`, read by their keys in the settings
- * table (src/settings.ts, rows from src/settings-sync.ts) with the readers of src/publish/settings.ts,
+ * table (src/settings.ts, rows from src/settings-sync.ts) with the readers bound to it,
  * all checked before a report is read or a request sent.
  */
 import type { SyncOptions } from './inventory.js';
 import { checkAutomationKeyTemplate } from './match.js';
-import {
-  caseFieldsSetting,
-  choice,
-  flag,
-  matchSettings,
-  numeric,
-  text,
-  type SettingSource,
-} from './settings.js';
+import type { SettingSource } from '../shared/setting-readers.js';
+import { choice, flag, numeric, text } from '../settings.js';
+import { caseFieldsSetting, matchSettings } from './settings.js';
 
 export type SyncSettings = Omit<SyncOptions, 'reports' | 'logger' | 'signal' | 'concurrency'>;
 

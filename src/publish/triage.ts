@@ -14,9 +14,9 @@ import type { CycleCounts } from './gate.js';
 import type { Notified, NotifyOptions } from './notify.js';
 import type { AutoQuarantineOptions } from './auto-quarantine.js';
 import { chunkIn } from '../api/filter.js';
+import { DEFAULT_QUARANTINE_FIELD } from '../shared/defaults.js';
 import { MAX_FILTER_CHARS } from './match.js';
 import {
-  DEFAULT_QUARANTINE_FIELD,
   isActive,
   quarantineOf,
   readCasesInCycle,

@@ -5,6 +5,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import fg from 'fast-glob';
+import { REPORT_EXTENSIONS } from '../shared/defaults.js';
 import { ConfigError } from '../shared/errors.js';
 import { ReportError } from './model.js';
 
@@ -71,9 +72,6 @@ export async function discoverReportFiles(
   }
   return [...found].map(([file, fromDirectory]) => ({ file, fromDirectory }));
 }
-
-/** The file extensions of the formats testcycle reads: what a directory given as a pattern stands for. */
-export const REPORT_EXTENSIONS = ['xml', 'json', 'jsonl', 'ndjson', 'trx'] as const;
 
 const REPORT_FILES = `**/*.{${REPORT_EXTENSIONS.join(',')}}`;
 

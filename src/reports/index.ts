@@ -1,6 +1,6 @@
 export * from './model.js';
 export { discoverReports, discoverReportFiles, type DiscoverOptions } from './discover.js';
-export { parseReport, readReport, DEFAULT_MAX_BYTES, type ReadOptions, xmlRootOf } from './read.js';
+export { parseReport, readReport, type ReadOptions, xmlRootOf } from './read.js';
 export { FORMATS, FORMAT_IDS, formatById } from './registry.js';
 
 import { dirname } from 'node:path';

@@ -206,29 +206,49 @@ export function testIdentity(test: TestResult): string {
  * Formats that mark retries build their attempts from the marks and do not call this.
  */
 export function foldRepeats(tests: TestResult[]): TestResult[] {
-  // Keyed by name first: identity strings are built only for names that repeat.
-  const byName = new Map<string, TestResult | Map<string, TestResult>>();
+  // Only a test whose latest run failed takes the next repeat as its retry, so only those are
+  // kept: by suite path (a suite's tests share one path array, joined once per suite), then by
+  // name. A passing test needs a lookup and no entry, and identity strings are built only where
+  // a failed test's name comes again.
+  const failingByPath = new Map<string, Map<string, TestResult[]>>();
+  let path: readonly string[] | undefined;
+  let pathKey = '';
+  let failing: Map<string, TestResult[]> | undefined;
   const out: TestResult[] = [];
   for (const t of tests) {
-    const seen = byName.get(t.name);
-    if (seen === undefined) {
-      byName.set(t.name, t);
-      out.push(t);
-      continue;
+    if (t.suite !== path && !(path && sameStrings(t.suite, path))) {
+      path = t.suite;
+      pathKey = JSON.stringify(path);
+      failing = failingByPath.get(pathKey);
     }
-    let byIdentity: Map<string, TestResult>;
-    if (seen instanceof Map) byIdentity = seen;
-    else byName.set(t.name, (byIdentity = new Map([[testIdentity(seen), seen]])));
-    const identity = testIdentity(t);
-    const latest = byIdentity.get(identity);
-    if (latest && (latest.outcome === 'failed' || latest.outcome === 'error')) {
-      addRun(latest, t);
-      continue;
+    const candidates = failing?.get(t.name);
+    if (candidates) {
+      const identity = testIdentity(t);
+      const at = candidates.findIndex((c) => testIdentity(c) === identity);
+      if (at >= 0) {
+        const latest = candidates[at]!;
+        addRun(latest, t);
+        if (!isFailed(latest)) candidates.splice(at, 1);
+        continue;
+      }
     }
-    byIdentity.set(identity, t);
     out.push(t);
+    if (!isFailed(t)) continue;
+    if (!failing) failingByPath.set(pathKey, (failing = new Map()));
+    if (candidates) candidates.push(t);
+    else failing.set(t.name, [t]);
   }
   return out;
+}
+
+function isFailed(test: TestResult): boolean {
+  return test.outcome === 'failed' || test.outcome === 'error';
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** A retry of `test`: its runs appended, the outcome, message and duration updated. */

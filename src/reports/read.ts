@@ -1,6 +1,7 @@
 /** Reading one report file: size limit, decoding, detection, parsing, errors that name the file. */
 import { open, stat } from 'node:fs/promises';
 import { stripAnsi } from '../shared/control-codes.js';
+import { DEFAULT_MAX_REPORT_BYTES } from '../shared/defaults.js';
 import type { ReportFormat, Sniff } from './format.js';
 import {
   NotAReportError,
@@ -14,18 +15,19 @@ import { allure } from './formats/allure.js';
 import { FORMATS, FORMAT_IDS, formatById } from './registry.js';
 import { decodeText, parseXml, XmlError, XmlLimitError } from './xml.js';
 
-/** Larger files are refused unless --max-report-bytes says otherwise (a 100,000-test JUnit file is ~17 MB). */
-export const DEFAULT_MAX_BYTES = 100 * 1024 * 1024;
-
 export interface ReadOptions {
   /** A format id, or 'auto' (default) to detect from the content. */
   format?: string;
-  /** Larger files are refused before they are read (default DEFAULT_MAX_BYTES, 100 MiB). */
+  /** Larger files are refused before they are read (default DEFAULT_MAX_REPORT_BYTES of src/shared/defaults.ts, 100 MiB). */
   maxBytes?: number;
 }
 
 export async function readReport(file: string, options: ReadOptions = {}): Promise<ParsedReport> {
-  return parseReport(file, await readText(file, options.maxBytes ?? DEFAULT_MAX_BYTES), options);
+  return parseReport(
+    file,
+    await readText(file, options.maxBytes ?? DEFAULT_MAX_REPORT_BYTES),
+    options,
+  );
 }
 
 /** A file's text, refused by size before it is read. */
@@ -94,7 +96,7 @@ export async function readAllure(
   const reports: ParsedReport[] = [];
   const skipped: SkippedFile[] = [];
   for (const { file, fromDirectory } of files) {
-    const text = await readText(file, options.maxBytes ?? DEFAULT_MAX_BYTES);
+    const text = await readText(file, options.maxBytes ?? DEFAULT_MAX_REPORT_BYTES);
     try {
       const format = pickFormat(file, text, options.format ?? 'auto');
       if (format === allure) docs.push(jsonOf(format, file, text));

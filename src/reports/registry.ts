@@ -1,7 +1,8 @@
 /**
- * The one registry of formats: detection, `--format` choices, help and docs all read it.
- * Order matters for detection: the first match wins.
+ * The one registry of parsers: each format id of src/shared/defaults.ts (REPORT_FORMAT_IDS, the
+ * `--format` choices the settings table shows, in the order detection tries them) and its parser.
  */
+import { REPORT_FORMAT_IDS, type ReportFormatId } from '../shared/defaults.js';
 import type { ReportFormat } from './format.js';
 import { allure } from './formats/allure.js';
 import { ctrf } from './formats/ctrf.js';
@@ -20,16 +21,17 @@ import { testng } from './formats/testng.js';
 import { trx } from './formats/trx.js';
 import { xunit } from './formats/xunit.js';
 
-export const FORMATS: readonly ReportFormat[] = [
+/** A parser for every id (a missing one fails the type check); each parser's own id is its key. */
+const PARSERS: Record<ReportFormatId, ReportFormat> = {
   junit,
-  nunit3,
+  nunit: nunit3,
   nunit2,
   xunit,
   trx,
   testng,
-  cucumberMessages,
+  'cucumber-messages': cucumberMessages,
   ctrf,
-  jestJson,
+  'jest-json': jestJson,
   playwright,
   mocha,
   rspec,
@@ -38,10 +40,13 @@ export const FORMATS: readonly ReportFormat[] = [
   dart,
   gotest,
   googletest,
-];
+};
+
+/** In detection order: the first match wins. */
+export const FORMATS: readonly ReportFormat[] = REPORT_FORMAT_IDS.map((id) => PARSERS[id]);
 
 export function formatById(id: string): ReportFormat | undefined {
   return FORMATS.find((f) => f.id === id);
 }
 
-export const FORMAT_IDS = FORMATS.map((f) => f.id);
+export const FORMAT_IDS: string[] = [...REPORT_FORMAT_IDS];

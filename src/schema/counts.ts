@@ -7,9 +7,6 @@ import type { ExecutionResult } from './resources.js';
 
 export type PassRateBasis = 'executed' | 'all';
 
-/** How many of a series' newest cycles a dashboard shows unless told (the `last` setting). */
-export const DEFAULT_LAST = 20;
-
 export interface CycleCounts {
   passed: number;
   failed: number;

@@ -4,15 +4,9 @@
  */
 import type { ServiceClient } from '../../api/client.js';
 import { ConfigError } from '../../shared/errors.js';
-import {
-  flag,
-  numeric,
-  outputFile,
-  quarantineFieldSetting,
-  text,
-  userFilterSetting,
-  type SettingSource,
-} from '../../publish/settings.js';
+import type { SettingSource } from '../../shared/setting-readers.js';
+import { flag, numeric, outputFile, text } from '../../settings.js';
+import { quarantineFieldSetting, userFilterSetting } from '../../publish/settings.js';
 import { analyze } from '../analyze.js';
 import { renderHtml } from '../html.js';
 import { renderMarkdown } from '../markdown.js';

@@ -25,12 +25,11 @@ import { MAX_PAGE_SIZE } from '../../api/client.js';
 import { ConfigError, ServiceError } from '../../shared/errors.js';
 import { f, type Filter, toFiltrQL } from '../../api/filter.js';
 import { cycleCounts, readGrouped } from '../../publish/gate.js';
-import { countsFrom, type CycleCounts, DEFAULT_LAST } from '../../schema/counts.js';
+import { countsFrom, type CycleCounts } from '../../schema/counts.js';
+import { DEFAULT_LAST } from '../../shared/defaults.js';
 import { matchesPattern, patternFilter } from '../../publish/series.js';
 import { EXECUTION_RESULTS, type ExecutionResult } from '../../schema/resources.js';
 import { quarantineOf } from '../../publish/quarantine.js';
-
-export { DEFAULT_LAST } from '../../schema/counts.js';
 
 import type {
   CycleHistory,

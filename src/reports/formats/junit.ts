@@ -260,13 +260,41 @@ const RERUN_ELEMENTS = [
 
 // Built for 100,000-test files: no work or allocation for elements a testcase does not have.
 function toResult(tc: XmlNode, suite: string[], suiteFile?: string): TestResult {
-  const classname = attr(tc, 'classname') || undefined;
-  const name = attr(tc, 'name') || classname || '';
+  // One pass over the keys the testcase has, instead of a lookup for each attribute and element
+  // it may have: most testcases have three attributes and no children, and each lookup of an
+  // absent key on the parser's objects is a slow one (a third of the model's time on 100,000).
+  let classAttr: string | undefined;
+  let nameAttr: string | undefined;
+  let statusAttr: string | undefined;
+  let resultAttr: string | undefined;
+  let timeAttr: string | undefined;
+  let lineAttr: string | undefined;
+  let fileAttr: string | undefined;
+  let filepathAttr: string | undefined;
+  let children = false;
+  for (const key in tc) {
+    if (key.charCodeAt(0) !== 0x40 /* @ */) {
+      children = true;
+      continue;
+    }
+    const value = tc[key];
+    if (typeof value !== 'string') continue;
+    if (key === '@classname') classAttr = value;
+    else if (key === '@name') nameAttr = value;
+    else if (key === '@time') timeAttr = value;
+    else if (key === '@status') statusAttr = value;
+    else if (key === '@result') resultAttr = value;
+    else if (key === '@line') lineAttr = value;
+    else if (key === '@file') fileAttr = value;
+    else if (key === '@filepath') filepathAttr = value;
+  }
+  const classname = classAttr || undefined;
+  const name = nameAttr || classname || '';
   let outcome: Outcome = 'passed';
   let message: string | undefined;
   let details: string | undefined;
   // Most severe first: error > failure > skipped (several result elements on one run).
-  for (const [element, result] of RESULT_ELEMENTS) {
+  for (const [element, result] of children ? RESULT_ELEMENTS : []) {
     const value = tc[element];
     if (value === undefined) continue;
     const first = Array.isArray(value) ? value[0] : value;
@@ -279,19 +307,20 @@ function toResult(tc: XmlNode, suite: string[], suiteFile?: string): TestResult 
   }
   // node:test writes a todo whose body fails with both <skipped type="todo"> and <failure>; node
   // counts it as todo, not as a failure.
-  if (outcome !== 'skipped' && tc.skipped !== undefined && isTodo(tc.skipped)) outcome = 'skipped';
+  if (outcome !== 'skipped' && children && tc.skipped !== undefined && isTodo(tc.skipped))
+    outcome = 'skipped';
   // googletest: status="notrun"; tst: status="disabled"/"errored"; some writers: result="skipped".
-  const status = attr(tc, 'status') ?? attr(tc, 'result');
+  const status = statusAttr ?? resultAttr;
   if (status !== undefined) {
     const s = status.toLowerCase();
     if (s === 'disabled' || (outcome === 'passed' && (s === 'notrun' || s === 'skipped')))
       outcome = 'skipped';
     else if (outcome === 'passed' && s === 'errored') outcome = 'error';
   }
-  const durationMs = seconds(attr(tc, 'time'));
+  const durationMs = seconds(timeAttr);
   // Surefire reruns: earlier runs of this test, before the final one (absent for a single run).
   let attempts: Attempt[] | undefined;
-  for (const [element, result] of RERUN_ELEMENTS) {
+  for (const [element, result] of children ? RERUN_ELEMENTS : []) {
     if (tc[element] === undefined) continue;
     for (const run of list(tc[element]))
       (attempts ??= []).push({
@@ -301,19 +330,18 @@ function toResult(tc: XmlNode, suite: string[], suiteFile?: string): TestResult 
       });
   }
   attempts?.push({ outcome, durationMs, message });
-  const lineText = attr(tc, 'line');
-  const line = lineText === undefined ? NaN : Number(lineText);
+  const line = lineAttr === undefined ? NaN : Number(lineAttr);
   return {
     suite,
     classname,
     name,
-    file: attr(tc, 'file') ?? attr(tc, 'filepath') ?? suiteFile,
+    file: fileAttr ?? filepathAttr ?? suiteFile,
     line: Number.isInteger(line) && line > 0 ? line : undefined,
     durationMs,
     outcome,
     message,
     details,
     attempts,
-    properties: properties(tc),
+    properties: children ? properties(tc) : NO_PROPERTIES,
   };
 }

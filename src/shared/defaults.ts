@@ -1,0 +1,68 @@
+/**
+ * The defaults the settings table (src/settings.ts) shows, and the layers apply when a caller of
+ * the library gives none, written once here: the table may import the leaf without reaching up
+ * into the layers that use them (docs/architecture.md "Who may import whom"). The rate limit's
+ * default is beside its format in src/shared/rate.ts.
+ */
+
+/** Timeout of one request (docs/design.md `--timeout-ms`). */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Requests in flight at once. */
+export const DEFAULT_CONCURRENCY = 4;
+
+/**
+ * First backoff after a 5xx or lost answer, doubling per attempt (the 429 backoff is twice it:
+ * src/api/retry-policy.ts).
+ */
+export const DEFAULT_RETRY_BASE_MS = 1000;
+
+/** All the waiting for retries one run may do. */
+export const DEFAULT_MAX_WAIT_MS = 10 * 60_000;
+
+/** A test case key in a test's name or properties: `PROJ-T123`. */
+export const DEFAULT_KEY_PATTERN = '\\b[A-Z][A-Z0-9_]*-T[0-9]+\\b';
+
+/**
+ * The test's file relative to the workspace, then the test as its runner names it: the same for
+ * every reporter of one runner (docs/architecture.md "Test identity"). Up to 0.1.0 it was
+ * PREVIOUS_AUTOMATION_KEY of src/publish/match.ts.
+ */
+export const DEFAULT_AUTOMATION_KEY = '{file} › {test}';
+
+/** The custom field of test cases that holds a quarantine. */
+export const DEFAULT_QUARANTINE_FIELD = 'quarantine';
+
+/** Larger report files are refused unless told otherwise (a 100,000-test JUnit file is ~17 MB). */
+export const DEFAULT_MAX_REPORT_BYTES = 100 * 1024 * 1024;
+
+/** How many of a series' newest cycles a dashboard shows unless told (the `last` setting). */
+export const DEFAULT_LAST = 20;
+
+/** The file extensions of the formats testcycle reads: what a directory given as a pattern stands for. */
+export const REPORT_EXTENSIONS = ['xml', 'json', 'jsonl', 'ndjson', 'trx'] as const;
+
+/**
+ * The report formats by id, in the order detection tries them (the first match wins): the
+ * `--format` choices. src/reports/registry.ts gives each its parser.
+ */
+export const REPORT_FORMAT_IDS = [
+  'junit',
+  'nunit',
+  'nunit2',
+  'xunit',
+  'trx',
+  'testng',
+  'cucumber-messages',
+  'ctrf',
+  'jest-json',
+  'playwright',
+  'mocha',
+  'rspec',
+  'cucumber',
+  'allure',
+  'dart',
+  'gotest',
+  'googletest',
+] as const;
+export type ReportFormatId = (typeof REPORT_FORMAT_IDS)[number];
