@@ -149,7 +149,7 @@ describe('renderers keep names as data', () => {
     const text = renderMarkdown(model);
     const row = text.split('\n').find((l) => l.includes('onerror'))!;
     expect(row).toContain(
-      '\\<img src=x onerror=alert(1)\\>"\' \\| \\[x\\](http://evil) \\`code\\` \\*\\*b\\*\\* # h↵- item',
+      '\\<img src=x onerror=alert(1)\\>"\' \\| \\[x\\](http\u200b://evil) \\`code\\` \\*\\*b\\*\\* # h↵- item',
     );
     // The row keeps its three cells: | test | flips | history |
     expect(row.split(/(?<!\\)\|/).length).toBe(5);
