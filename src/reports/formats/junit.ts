@@ -151,14 +151,18 @@ function mochaDialect(root: JunitRoot, tests: TestResult[]): ParsedTests | undef
   return tests;
 }
 
-/** mocha-junit-reporter's tests outside any describe have no file: said once, counted by publish. */
+/** mocha-junit-reporter's tests outside any describe have no file: said once, naming how many. */
 function withMochaGap(tests: TestResult[]): ParsedTests {
   if (tests.every((t) => t.file)) return tests;
-  return withGap(tests, {
-    reporter: 'mocha-junit-reporter',
-    placeholder: '{file}',
-    reason: 'writes no test file for tests outside any describe',
-  });
+  return withGap(
+    tests,
+    {
+      reporter: 'mocha-junit-reporter',
+      placeholder: '{file}',
+      reason: 'writes no test file for tests outside any describe',
+    },
+    (t) => !t.file,
+  );
 }
 
 /** `Date.prototype.toUTCString()`, the timestamp mocha's xunit reporter writes on its root. */
