@@ -198,7 +198,21 @@ describe('Gherkin step arguments (data tables, doc strings) in the steps', () =>
     ]);
   });
 
-  test('Cucumber-JVM JSON (rows and doc_string on the step): cells padded, | and \\ escaped as Gherkin writes them', () => {
+  test('a doc string\'s media type (`"""text`) is left out of both: cucumber-js\'s messages keep it, its JSON does not', () => {
+    const raw = (file: string) => readFileSync(join('samples/cucumber-js/reports', file), 'utf8');
+    expect(raw('messages.ndjson')).toContain('"docString":{"content":"10","mediaType":"text"}');
+    type Feature = { elements: { steps: { arguments?: object[] }[] }[] };
+    const jsonDoc = (JSON.parse(raw('cucumber.json')) as Feature[])
+      .flatMap((f) => f.elements.flatMap((e) => e.steps.flatMap((st) => st.arguments ?? [])))
+      .find((a) => 'content' in a);
+    expect(jsonDoc).toEqual({ content: '10', line: 12 });
+    const action = (report: typeof json) =>
+      report.tests.flatMap((t) => t.steps ?? []).find((st) => st.action.includes('"""'))?.action;
+    expect(action(messages)).toBe('And the display shows:\n"""\n10\n"""');
+    expect(action(json)).toBe(action(messages));
+  });
+
+  test('Cucumber-JVM JSON (rows and doc_string on the step): cells padded, | and \\ escaped as Gherkin writes them, the media type left out', () => {
     const jvm = JSON.stringify([
       {
         uri: 'features/a.feature',
@@ -220,7 +234,7 @@ describe('Gherkin step arguments (data tables, doc strings) in the steps', () =>
               {
                 keyword: 'Then ',
                 name: 'the page reads',
-                doc_string: { value: '# Title\n<b>x</b>', line: 7 },
+                doc_string: { value: '# Title\n<b>x</b>', content_type: 'markdown', line: 7 },
                 result: { status: 'passed' },
               },
             ],

@@ -63,8 +63,8 @@ export const cucumber: ReportFormat = {
 
 /**
  * A step's data table or doc string (docs/design.md "Sync": steps), as Gherkin passes it to the
- * step: the rows' cells, or the doc string's content (its media type is left out: Cucumber JSON
- * does not keep it, and both Cucumber formats must give one step).
+ * step: the rows' cells, or the doc string's content (its media type is left out: cucumber-js's
+ * JSON formatter does not write it, and both Cucumber formats must give one step).
  */
 export type StepArgument = { rows: string[][] } | { docString: string };
 
