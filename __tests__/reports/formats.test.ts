@@ -212,6 +212,50 @@ describe('Gherkin step arguments (data tables, doc strings) in the steps', () =>
     expect(action(json)).toBe(action(messages));
   });
 
+  test("behave's JSON (table with headings and rows, text on the step): the same steps as Gherkin writes them", () => {
+    // As behave/formatter/json.py writes a step: keyword without its space, table, text.
+    const behave = JSON.stringify([
+      {
+        keyword: 'Feature',
+        name: 'Calc',
+        location: 'features/calc.feature:1',
+        status: 'passed',
+        elements: [
+          {
+            type: 'scenario',
+            keyword: 'Scenario',
+            name: 'args',
+            location: 'features/calc.feature:2',
+            status: 'passed',
+            steps: [
+              {
+                keyword: 'Given',
+                step_type: 'given',
+                name: 'the rows',
+                location: 'features/calc.feature:3',
+                table: { headings: ['a', 'b|c'], rows: [['1', '2']] },
+                result: { status: 'passed', duration: 0.001 },
+              },
+              {
+                keyword: 'Then',
+                step_type: 'then',
+                name: 'the display shows',
+                location: 'features/calc.feature:6',
+                text: '{"x": 1}',
+                result: { status: 'passed', duration: 0.001 },
+              },
+            ],
+          },
+        ],
+      },
+    ]);
+    const [test] = parseReport('behave.json', behave).tests;
+    expect(test!.steps!.map((s) => s.action)).toEqual([
+      'Given the rows\n| a | b\\|c |\n| 1 | 2    |',
+      'Then the display shows\n"""\n{"x": 1}\n"""',
+    ]);
+  });
+
   test('Cucumber-JVM JSON (rows and doc_string on the step): cells padded, | and \\ escaped as Gherkin writes them, the media type left out', () => {
     const jvm = JSON.stringify([
       {
