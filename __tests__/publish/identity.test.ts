@@ -7,7 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { publish, publishSettings, settingsFrom } from '../../src/publish/index.js';
 import { workspaceOf, workspacePath } from '../../src/publish/context.js';
-import { readReports } from '../../src/reports/index.js';
+import { keyWarnings } from '../../src/publish/match.js';
+import { render } from '../../src/shared/errors.js';
+import { parseReport, readReports } from '../../src/reports/index.js';
 import { clientOf, closeAll, publishEmulator } from '../helpers/publish.js';
 
 afterEach(closeAll);
@@ -82,6 +84,10 @@ describe('every reporter of one run gives one case per test (samples/)', () => {
         'reports/mocha-xunit.xml',
         'reports/junit.xml',
         'reports/junit-include-pending.xml',
+        'reports/junit-titles.xml',
+        'reports/junit-jenkins.xml',
+        'reports/junit-jenkins-titles.xml',
+        'reports/mocha-xunit-suitename.xml',
         'reports/ctrf.json',
       ],
       14,
@@ -98,25 +104,60 @@ describe('every reporter of one run gives one case per test (samples/)', () => {
   });
 
   test.each([
-    ['jest', 'reports/junit.xml', 'jest-junit', '{file}', 'writes no test file'],
-    ['cucumber-js', 'reports/junit.xml', 'cucumber-js junit', '{file}', 'writes no feature file'],
+    ['jest', 'reports/junit.xml', 'jest-junit', '{file}', 'writes no test file', 'its 18'],
+    [
+      'cucumber-js',
+      'reports/junit.xml',
+      'cucumber-js junit',
+      '{file}',
+      'writes no feature file',
+      'its 16',
+    ],
     [
       'vitest',
       'reports/ctrf.json',
       'vitest-ctrf-json-reporter',
       '{test}',
       "writes each test's title without its describe path",
+      'its 17',
     ],
   ])(
     '%s: %s cannot tell the whole identity, and says so once, naming %s and %s',
-    async (runner, input, reporter, placeholder, reason) => {
+    async (runner, input, reporter, placeholder, reason, count) => {
       const emu = await publishEmulator();
       const warnings = await publishEach(emu, runner, [input], { GITHUB_WORKSPACE: '/w' });
       const named = warnings.filter((w) => w.includes(`(${reporter}) ${reason}`));
       expect(named).toHaveLength(1);
-      expect(named[0]).toContain(`${placeholder} in automation-key cannot be filled`);
+      expect(named[0]).toContain(
+        `${placeholder} in automation-key cannot be filled for ${count} test(s)`,
+      );
     },
   );
+
+  test('mocha-junit-reporter: the warning counts only the tests outside any describe', () => {
+    // As the reporter writes them by default: the root suite's tests in "Root Suite", no file.
+    const report = parseReport(
+      'junit.xml',
+      '<testsuites name="Mocha Tests"><testsuite name="Root Suite"><testcase name="top" classname="top"/></testsuite>' +
+        '<testsuite name="math" file="/w/test/m.spec.js"><testcase name="math adds" classname="adds"/>' +
+        '<testcase name="math subtracts" classname="subtracts"/></testsuite></testsuites>',
+    );
+    const warn = (automationKey: string) =>
+      keyWarnings([report], { automationKey, workspace: '/w' }).map((w) => render(w));
+    expect(warn('{file} › {test}')).toEqual([
+      "junit.xml (mocha-junit-reporter) writes no test file for tests outside any describe: {file} in automation-key cannot be filled for 1 of its 3 test(s), so their keys differ from those the runner's other reporters give the same tests.",
+    ]);
+    expect(warn('{test}')).toEqual([]);
+    // Every test in a describe: nothing lacks a file, nothing to say.
+    const inDescribes = parseReport(
+      'junit.xml',
+      '<testsuites name="Mocha Tests"><testsuite name="Root Suite"/><testsuite name="math" file="/w/test/m.spec.js">' +
+        '<testcase name="math adds" classname="adds"/></testsuite></testsuites>',
+    );
+    expect(
+      keyWarnings([inDescribes], { automationKey: '{file} › {test}', workspace: '/w' }),
+    ).toEqual([]);
+  });
 });
 
 test('one JSON report published from two checkout roots (GitHub, then GitLab) creates no new case', async () => {

@@ -198,7 +198,65 @@ describe('Gherkin step arguments (data tables, doc strings) in the steps', () =>
     ]);
   });
 
-  test('Cucumber-JVM JSON (rows and doc_string on the step): cells padded, | and \\ escaped as Gherkin writes them', () => {
+  test('a doc string\'s media type (`"""text`) is left out of both: cucumber-js\'s messages keep it, its JSON does not', () => {
+    const raw = (file: string) => readFileSync(join('samples/cucumber-js/reports', file), 'utf8');
+    expect(raw('messages.ndjson')).toContain('"docString":{"content":"10","mediaType":"text"}');
+    type Feature = { elements: { steps: { arguments?: object[] }[] }[] };
+    const jsonDoc = (JSON.parse(raw('cucumber.json')) as Feature[])
+      .flatMap((f) => f.elements.flatMap((e) => e.steps.flatMap((st) => st.arguments ?? [])))
+      .find((a) => 'content' in a);
+    expect(jsonDoc).toEqual({ content: '10', line: 12 });
+    const action = (report: typeof json) =>
+      report.tests.flatMap((t) => t.steps ?? []).find((st) => st.action.includes('"""'))?.action;
+    expect(action(messages)).toBe('And the display shows:\n"""\n10\n"""');
+    expect(action(json)).toBe(action(messages));
+  });
+
+  test("behave's JSON (table with headings and rows, text on the step): the same steps as Gherkin writes them", () => {
+    // As behave/formatter/json.py writes a step: keyword without its space, table, text.
+    const behave = JSON.stringify([
+      {
+        keyword: 'Feature',
+        name: 'Calc',
+        location: 'features/calc.feature:1',
+        status: 'passed',
+        elements: [
+          {
+            type: 'scenario',
+            keyword: 'Scenario',
+            name: 'args',
+            location: 'features/calc.feature:2',
+            status: 'passed',
+            steps: [
+              {
+                keyword: 'Given',
+                step_type: 'given',
+                name: 'the rows',
+                location: 'features/calc.feature:3',
+                table: { headings: ['a', 'b|c'], rows: [['1', '2']] },
+                result: { status: 'passed', duration: 0.001 },
+              },
+              {
+                keyword: 'Then',
+                step_type: 'then',
+                name: 'the display shows',
+                location: 'features/calc.feature:6',
+                text: '{"x": 1}',
+                result: { status: 'passed', duration: 0.001 },
+              },
+            ],
+          },
+        ],
+      },
+    ]);
+    const [test] = parseReport('behave.json', behave).tests;
+    expect(test!.steps!.map((s) => s.action)).toEqual([
+      'Given the rows\n| a | b\\|c |\n| 1 | 2    |',
+      'Then the display shows\n"""\n{"x": 1}\n"""',
+    ]);
+  });
+
+  test('Cucumber-JVM JSON (rows and doc_string on the step): cells padded, | and \\ escaped as Gherkin writes them, the media type left out', () => {
     const jvm = JSON.stringify([
       {
         uri: 'features/a.feature',
@@ -220,7 +278,7 @@ describe('Gherkin step arguments (data tables, doc strings) in the steps', () =>
               {
                 keyword: 'Then ',
                 name: 'the page reads',
-                doc_string: { value: '# Title\n<b>x</b>', line: 7 },
+                doc_string: { value: '# Title\n<b>x</b>', content_type: 'markdown', line: 7 },
                 result: { status: 'passed' },
               },
             ],

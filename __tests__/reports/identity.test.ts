@@ -215,6 +215,96 @@ describe("each reporter read into its runner's identity", () => {
     expect(report.gap).toMatchObject({ reporter: 'mocha-junit-reporter', placeholder: '{file}' });
   });
 
+  describe("mocha-junit-reporter's jenkinsMode: the full title from classname, name and the testsuites' names", () => {
+    /** Testsuites as the reporter writes them: the root suite's own first, named "". */
+    const jenkins = (suites: [string, string][], root = 'Mocha Tests') =>
+      `<testsuites name="${root}"><testsuite name="" tests="0"/>` +
+      suites
+        .map(
+          ([name, cases]) => `<testsuite name="${name}" file="/w/m.spec.js">${cases}</testsuite>`,
+        )
+        .join('') +
+      '</testsuites>';
+    const tc = (classname: string, name: string) =>
+      `<testcase classname="${classname}" name="${name}"/>`;
+    const fullNames = (xml: string) => parseReport('r.xml', xml).tests.map((t) => t.fullName);
+
+    test.each([
+      [
+        'a describe title holding the separator',
+        jenkins([
+          ['Root Suite.api', ''],
+          ['Root Suite.api.v1.2', tc('api.v1.2', 'reads')],
+        ]),
+        ['api v1.2 reads'],
+      ],
+      [
+        "a sibling describe whose title starts with another's",
+        jenkins([
+          ['Root Suite.math', tc('math', 'adds')],
+          ['Root Suite.math.nested', tc('math.nested', 'nests')],
+          ['Root Suite.mathematics', tc('mathematics', 'proves')],
+        ]),
+        ['math adds', 'math nested nests', 'mathematics proves'],
+      ],
+      [
+        'a separator of several characters, other titles',
+        jenkins(
+          [
+            ['All :: math', tc('math', 'adds')],
+            ['All :: math :: nested', ''],
+            ['All :: math :: nested :: deeper', tc('math :: nested :: deeper', 'multiplies')],
+          ],
+          'Calculator',
+        ),
+        ['math adds', 'math nested deeper multiplies'],
+      ],
+      [
+        'testCaseSwitchClassnameAndName=false (classname and name swapped back)',
+        jenkins([
+          ['Root Suite.math', tc('adds', 'math')],
+          ['Root Suite.math.nested', tc('nests', 'math.nested')],
+        ]),
+        ['math adds', 'math nested nests'],
+      ],
+    ])('%s', (_name, xml, want) => {
+      expect(fullNames(xml)).toEqual(want);
+    });
+
+    test('a test outside any describe: its title, no file, and the report says so', () => {
+      const xml =
+        '<testsuites name="Mocha Tests"><testsuite name="" tests="1"><testcase classname="" name="top"/></testsuite>' +
+        '<testsuite name="Root Suite.math" file="/w/m.spec.js"><testcase classname="math" name="adds"/></testsuite></testsuites>';
+      const report = parseReport('r.xml', xml);
+      expect(report.tests.map((t) => [t.fullName, t.file])).toEqual([
+        ['top', undefined],
+        ['math adds', '/w/m.spec.js'],
+      ]);
+      expect(report.gap).toMatchObject({ reporter: 'mocha-junit-reporter', placeholder: '{file}' });
+    });
+
+    test("another producer's suites, named other than one head and the classname, keep classname.name", () => {
+      const xml =
+        '<testsuites><testsuite name="" tests="0"/><testsuite name="com.acme.MathTest">' +
+        tc('com.acme.MathTest', 'adds') +
+        '</testsuite><testsuite name="acme.Other">' +
+        tc('Other', 'runs') +
+        '</testsuite></testsuites>';
+      expect(fullNames(xml)).toEqual([undefined, undefined]);
+    });
+  });
+
+  test("mocha's xunit under its suiteName option: recognised by its root, not its name", () => {
+    const xunit = (timestamp: string, failures = '0') =>
+      `<testsuite name="Calculator" tests="1" failures="${failures}" errors="0" skipped="0" timestamp="${timestamp}" time="0">` +
+      '<testcase classname="math parameterized" name="sums" file="/w/m.spec.js" time="0"/></testsuite>';
+    const fullName = (xml: string) => parseReport('r.xml', xml).tests[0]!.fullName;
+    expect(fullName(xunit('Wed, 25 Nov 2026 06:35:10 GMT'))).toBe('math parameterized sums');
+    // ISO 8601, as other writers put it, or failures counted: another producer.
+    expect(fullName(xunit('2026-11-25T06:35:10'))).toBeUndefined();
+    expect(fullName(xunit('Wed, 25 Nov 2026 06:35:10 GMT', '1'))).toBeUndefined();
+  });
+
   test("mocha's xunit: describe path and title joined as mocha's full title", () => {
     const report = parseReport(
       'r.xml',

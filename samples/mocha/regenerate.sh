@@ -35,6 +35,20 @@ run junit reports/junit.xml --reporter mocha-junit-reporter --reporter-option mo
 # mocha-junit-reporter with includePending=true.
 run junit-pending reports/junit-include-pending.xml --reporter mocha-junit-reporter \
   --reporter-option mochaFile=reports/junit-include-pending.xml,includePending=true
+# mocha-junit-reporter with its titles changed (the root's, the root suite's, the separator of full
+# suite titles, used as testsuite names): classname and name stay as by default.
+run junit-titles reports/junit-titles.xml --reporter mocha-junit-reporter \
+  --reporter-option 'mochaFile=reports/junit-titles.xml,useFullSuiteTitle=true,testsuitesTitle=Calculator,rootSuiteTitle=All,suiteTitleSeparatedBy= / '
+# mocha-junit-reporter in jenkinsMode: the describe path joined by "." as classname, the title as
+# name, each testsuite named by its full suite title ("Root Suite.math.nested").
+run junit-jenkins reports/junit-jenkins.xml --reporter mocha-junit-reporter \
+  --reporter-option mochaFile=reports/junit-jenkins.xml,jenkinsMode=true
+# jenkinsMode with its titles changed too: the separator joins both classname and testsuite names.
+run junit-jenkins-titles reports/junit-jenkins-titles.xml --reporter mocha-junit-reporter \
+  --reporter-option 'mochaFile=reports/junit-jenkins-titles.xml,jenkinsMode=true,testsuitesTitle=Calculator,rootSuiteTitle=All,suiteTitleSeparatedBy= / '
+# Mocha's xunit reporter with the root testsuite named by its suiteName option.
+run xunit-suitename reports/mocha-xunit-suitename.xml --reporter xunit \
+  --reporter-option output=reports/mocha-xunit-suitename.xml,suiteName=Calculator
 # mocha-ctrf-json-reporter (testcycle format: ctrf).
 run ctrf reports/ctrf.json --reporter mocha-ctrf-json-reporter \
   --reporter-option outputDir=reports,outputFile=ctrf.json

@@ -156,11 +156,11 @@ export function keyWarnings(
   const warnings: Words[] = [];
   for (const report of reports) {
     const gap = report.gap;
-    if (!gap || report.tests.length === 0) continue;
+    if (!gap || gap.tests === 0) continue;
     if (!build.fields.has(gap.placeholder.slice(1, -1) as TemplateField)) continue;
     warnings.push(
       (w) =>
-        `${oneLine(report.file)} (${gap.reporter}) ${gap.reason}: ${gap.placeholder} in ${w.name('automation-key')} cannot be filled for its ${report.tests.length} test(s), so their keys differ from those the runner's other reporters give the same tests.`,
+        `${oneLine(report.file)} (${gap.reporter}) ${gap.reason}: ${gap.placeholder} in ${w.name('automation-key')} cannot be filled for ${gap.tests === report.tests.length ? 'its' : `${gap.tests} of its`} ${report.tests.length} test(s), so their keys differ from those the runner's other reporters give the same tests.`,
     );
   }
   if (!build.fields.has('file')) return warnings;

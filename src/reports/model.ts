@@ -76,14 +76,20 @@ export interface IdentityGap {
   placeholder: string;
   /** What is missing and, where there is one, the reporter's option that writes it. */
   reason: string;
+  /** How many of the report's tests lack it (mocha-junit-reporter: those outside any describe). */
+  tests: number;
 }
 
 /** A parser's tests, with what their reporter cannot tell (set by the adapter that knows). */
 export type ParsedTests = TestResult[] & { gap?: IdentityGap };
 
-/** The tests with the identity gap of their reporter attached. */
-export function withGap(tests: TestResult[], gap: IdentityGap | undefined): ParsedTests {
-  return gap ? Object.assign(tests, { gap }) : tests;
+/** The tests with the identity gap of their reporter attached, counting the tests that lack it. */
+export function withGap(
+  tests: TestResult[],
+  gap: Omit<IdentityGap, 'tests'> | undefined,
+  lacks: (test: TestResult) => boolean = () => true,
+): ParsedTests {
+  return gap ? Object.assign(tests, { gap: { ...gap, tests: tests.filter(lacks).length } }) : tests;
 }
 
 /** Shared by every test without properties (most of them); never mutated. */

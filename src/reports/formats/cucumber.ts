@@ -63,14 +63,16 @@ export const cucumber: ReportFormat = {
 
 /**
  * A step's data table or doc string (docs/design.md "Sync": steps), as Gherkin passes it to the
- * step: the rows' cells, or the doc string's content (its media type is left out: Cucumber JSON
- * does not keep it, and both Cucumber formats must give one step).
+ * step: the rows' cells, or the doc string's content (its media type is left out: cucumber-js's
+ * JSON formatter does not write it, and both Cucumber formats must give one step).
  */
 export type StepArgument = { rows: string[][] } | { docString: string };
 
 /**
  * The argument of a Cucumber JSON step: cucumber-js writes `arguments` (`{rows: [{cells}]}` or
- * `{content}`); Cucumber-JVM and Ruby write `rows` and `doc_string.value` on the step itself.
+ * `{content}`); Cucumber-JVM and Ruby write `rows` and `doc_string.value` on the step itself;
+ * behave writes `table` (`{headings, rows}`, each row a list of cells) and `text` on the step
+ * (behave/formatter/json.py).
  */
 function jsonArgument(step: Json): StepArgument | undefined {
   const rowsOf = (value: unknown) =>
@@ -81,6 +83,13 @@ function jsonArgument(step: Json): StepArgument | undefined {
     if (content !== undefined) return { docString: content };
   }
   if (Array.isArray(step.rows)) return { rows: rowsOf(step.rows) };
+  const table = obj(step.table);
+  if (Array.isArray(table.rows)) {
+    const cells = (row: unknown) => arr(row).map((cell) => str(cell) ?? '');
+    return { rows: [cells(table.headings), ...arr(table.rows).map(cells)] };
+  }
+  const text = str(step.text);
+  if (text !== undefined) return { docString: text };
   const doc = obj(step.doc_string);
   const value = str(doc.value) ?? str(doc.content);
   return value === undefined ? undefined : { docString: value };

@@ -38,9 +38,15 @@ export const junit: ReportFormat = {
     } else {
       walkSuite(rootNode, [], tests);
     }
-    return withDialect(attr(rootNode, 'name'), foldRepeats(tests));
+    return withDialect({ node: rootNode, many: doc.testsuites !== undefined }, foldRepeats(tests));
   },
 };
+
+/** A JUnit file's root element: `<testsuites>` (many) or a lone `<testsuite>`. */
+interface JunitRoot {
+  node: XmlNode;
+  many: boolean;
+}
 
 /** A JUnit classname that is a JavaScript or TypeScript source file (vitest, Playwright). */
 const SOURCE_FILE = /\.[cm]?[jt]sx?$/;
@@ -59,10 +65,11 @@ const CUCUMBER_ROW = /^.* - #\d+\.\d+: /s;
  *   named `outline - #1.2: row name`, where Cucumber's other formats write `row name`.
  * Any other producer's classname and name are the identity as they are.
  */
-function withDialect(rootName: string | undefined, tests: TestResult[]): ParsedTests {
+function withDialect(root: JunitRoot, tests: TestResult[]): ParsedTests {
   const first = tests[0];
   if (!first) return tests;
-  const mocha = mochaDialect(rootName, tests);
+  const rootName = attr(root.node, 'name');
+  const mocha = mochaDialect(root, tests);
   if (mocha) return mocha;
   if (isRspecJunit(first) && tests.every(isRspecJunit)) {
     for (const t of tests) t.fullName = t.name;
@@ -104,22 +111,24 @@ function withDialect(rootName: string | undefined, tests: TestResult[]): ParsedT
 /** The root suite's name both of mocha's JUnit writers give by default. */
 const MOCHA_ROOT = 'Mocha Tests';
 
+/** A test's name or classname ("" for none). */
+const field = (t: TestResult, which: 'name' | 'classname') =>
+  which === 'name' ? t.name : (t.classname ?? '');
+
 /**
  * mocha's identity is a test's full title (the describe path and title joined by spaces), which
  * its json and CTRF reporters write. Its JUnit writers split it (docs/architecture.md "Test identity"):
  * - mocha-junit-reporter writes the full title as name and the bare title as classname (swapped
  *   by its testCaseSwitchClassnameAndName option), and the file on each describe's testsuite, so
- *   tests outside any describe (in its "Root Suite") have none;
- * - mocha's xunit reporter (a root testsuite named "Mocha Tests") writes the describe path as
- *   classname, the title as name and the file on each test case.
- * Recognised from the names (a full title ends with its title) or the root's name; absent both
- * (mocha-junit-reporter's jenkinsMode joins describes with "."), classname and name are read as
- * any JUnit's.
+ *   tests outside any describe (in its "Root Suite") have none; in jenkinsMode, see jenkinsTitles;
+ * - mocha's xunit reporter (one root testsuite, "Mocha Tests" unless its suiteName option names
+ *   it) writes the describe path as classname, the title as name and the file on each test case.
+ * Recognised from the names (a full title ends with its title), the testsuite names (jenkinsMode)
+ * or the root; absent all, classname and name are read as any JUnit's.
  */
-function mochaDialect(rootName: string | undefined, tests: TestResult[]): ParsedTests | undefined {
+function mochaDialect(root: JunitRoot, tests: TestResult[]): ParsedTests | undefined {
+  const rootName = attr(root.node, 'name');
   const endsWith = (full: string, title: string) => full === title || full.endsWith(` ${title}`);
-  const field = (t: TestResult, which: 'name' | 'classname') =>
-    which === 'name' ? t.name : (t.classname ?? '');
   for (const [full, title] of [
     ['name', 'classname'],
     ['classname', 'name'],
@@ -130,16 +139,111 @@ function mochaDialect(rootName: string | undefined, tests: TestResult[]): Parsed
     if (!split) continue;
     if (rootName !== MOCHA_ROOT && tests.every((t) => t.classname === t.name)) return undefined;
     for (const t of tests) t.fullName = field(t, full);
-    if (tests.every((t) => t.file)) return tests;
-    return withGap(tests, {
+    return withMochaGap(tests);
+  }
+  const jenkins = root.many ? jenkinsTitles(list(root.node.testsuite), tests) : undefined;
+  if (jenkins) {
+    tests.forEach((t, i) => (t.fullName = jenkins[i]));
+    return withMochaGap(tests);
+  }
+  if (rootName !== MOCHA_ROOT && !isMochaXunitRoot(root)) return undefined;
+  for (const t of tests) t.fullName = t.classname ? `${t.classname} ${t.name}` : t.name;
+  return tests;
+}
+
+/** mocha-junit-reporter's tests outside any describe have no file: said once, naming how many. */
+function withMochaGap(tests: TestResult[]): ParsedTests {
+  if (tests.every((t) => t.file)) return tests;
+  return withGap(
+    tests,
+    {
       reporter: 'mocha-junit-reporter',
       placeholder: '{file}',
       reason: 'writes no test file for tests outside any describe',
+    },
+    (t) => !t.file,
+  );
+}
+
+/** `Date.prototype.toUTCString()`, the timestamp mocha's xunit reporter writes on its root. */
+const UTC_STRING = /^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} -?\d{4,6} \d{2}:\d{2}:\d{2} GMT$/;
+
+/**
+ * mocha's xunit reporter under any suiteName: one root testsuite whose timestamp is JavaScript's
+ * `toUTCString()` (other writers use ISO 8601) and whose failures is always "0" (it counts
+ * failures as errors), over test cases that each carry their file
+ * (node_modules/mocha/lib/reporters/xunit.js).
+ */
+function isMochaXunitRoot(root: JunitRoot): boolean {
+  return (
+    !root.many &&
+    attr(root.node, 'failures') === '0' &&
+    UTC_STRING.test(attr(root.node, 'timestamp') ?? '')
+  );
+}
+
+/**
+ * mocha-junit-reporter's jenkinsMode (node_modules/mocha-junit-reporter/index.js): the describe
+ * path joined by its suiteTitleSeparatedBy (".") as classname, the title as name (swapped unless
+ * testCaseSwitchClassnameAndName is false), and each describe's testsuite named by its full suite
+ * title: rootSuiteTitle ("Root Suite"), the separator, the describe path (the root's own testsuite
+ * is named ""). Recognised from that: a first testsuite named "", and every test outside it in a
+ * testsuite named one head (rootSuiteTitle and separator) followed by its describe path. Where a
+ * describe's title holds the separator, the describe path's boundaries are where the testsuite of
+ * an enclosing describe ends; the separator is the end of the head that most of those boundaries
+ * are followed by. The full titles, in the tests' order; undefined where the file is not one.
+ */
+function jenkinsTitles(suites: XmlNode[], tests: TestResult[]): string[] | undefined {
+  if (suites.length === 0 || attr(suites[0], 'name')) return undefined;
+  for (const [path, title] of [
+    ['classname', 'name'],
+    ['name', 'classname'],
+  ] as const) {
+    let head: string | undefined;
+    const fits = tests.every((t) => {
+      if (!field(t, title)) return false;
+      if (t.suite.length === 0) return true;
+      const [suite] = t.suite;
+      const describes = field(t, path);
+      if (t.suite.length !== 1 || !describes || !suite!.endsWith(describes)) return false;
+      const h = suite!.slice(0, suite!.length - describes.length);
+      return h !== '' && (head ??= h) === h;
     });
+    if (!fits || head === undefined) continue;
+    const names = new Set(suites.map((s) => attr(s, 'name') ?? ''));
+    const under = [...names].filter((n) => n !== '');
+    if (!under.every((n) => n.startsWith(head!) && n.length > head!.length)) return undefined;
+    // Per testsuite: where the testsuite of an enclosing describe (or a sibling sharing its start) ends.
+    const cuts = new Map<string, number[]>();
+    for (const n of under) {
+      const at: number[] = [];
+      for (let p = head.length + 1; p < n.length; p++) if (names.has(n.slice(0, p))) at.push(p);
+      cuts.set(n, at);
+    }
+    let separator = head.slice(-1);
+    let most = -1;
+    for (let length = 1; length < head.length; length++) {
+      const candidate = head.slice(-length);
+      let count = 0;
+      for (const [n, at] of cuts) for (const p of at) if (n.startsWith(candidate, p)) count++;
+      if (count >= most) [separator, most] = [candidate, count];
+    }
+    const describePath = (suite: string) => {
+      const parts: string[] = [];
+      let start = head!.length;
+      for (const p of cuts.get(suite) ?? []) {
+        if (p < start || !suite.startsWith(separator, p)) continue;
+        parts.push(suite.slice(start, p));
+        start = p + separator.length;
+      }
+      parts.push(suite.slice(start));
+      return parts.join(' ');
+    };
+    return tests.map((t) =>
+      t.suite.length === 0 ? field(t, title) : `${describePath(t.suite[0]!)} ${field(t, title)}`,
+    );
   }
-  if (rootName !== MOCHA_ROOT) return undefined;
-  for (const t of tests) t.fullName = t.classname ? `${t.classname} ${t.name}` : t.name;
-  return tests;
+  return undefined;
 }
 
 /**
