@@ -117,6 +117,11 @@ export interface Setting {
   unit?: 'percent' | 'points';
   /** A gate threshold: `gate` without one of these could never fail. */
   threshold?: true;
+  /**
+   * A common flag: one of the settings of every command that talks to the service, which the
+   * CLI's --help lists once, apart from each command's own flags (src/cli/flags.ts).
+   */
+  common?: true;
 }
 
 const SERVICE: readonly CommandName[] = [
@@ -154,6 +159,7 @@ export const SETTINGS = {
     placeholder: 'URL',
     modes: MODES,
     commands: SERVICE,
+    common: true,
     description:
       'The address of your region, with or without /api/v1 (https; plain http only for loopback hosts).',
   },
@@ -164,6 +170,7 @@ export const SETTINGS = {
     placeholder: 'TOKEN',
     modes: MODES,
     commands: SERVICE,
+    common: true,
     description:
       'API token of the Space, from a secret (secrets.TESTCYCLE_TOKEN; on a command line prefer the variable TESTCYCLE_TOKEN). Writes need a read-write token. It is masked in every log.',
     help: {
@@ -536,6 +543,7 @@ export const SETTINGS = {
     placeholder: 'C/W',
     modes: MODES,
     commands: SERVICE,
+    common: true,
     description:
       'At most COUNT requests per WINDOW for this token (e.g. 100/1m, 30/30s), shared by the steps of one job; lower it when several jobs share the token.',
     help: {
@@ -550,6 +558,7 @@ export const SETTINGS = {
     placeholder: 'MS',
     modes: MODES,
     commands: SERVICE,
+    common: true,
     description:
       'First wait before retrying after a 5xx or a lost answer, in milliseconds, doubling with each retry (after a 429 without Retry-After: twice this).',
   },
@@ -560,6 +569,7 @@ export const SETTINGS = {
     placeholder: 'MS',
     modes: MODES,
     commands: SERVICE,
+    common: true,
     description:
       'The most a run waits in all for retries (backoffs after 5xx and lost answers, pauses after 429), in milliseconds; then it stops with the last error. The steady pace of rate-limit is not counted.',
   },
@@ -570,6 +580,7 @@ export const SETTINGS = {
     placeholder: 'N',
     modes: MODES,
     commands: SERVICE,
+    common: true,
     description: 'Requests in flight at once.',
   },
   'timeout-ms': {
@@ -579,6 +590,7 @@ export const SETTINGS = {
     placeholder: 'MS',
     modes: MODES,
     commands: SERVICE,
+    common: true,
     description: 'Timeout of one request, in milliseconds.',
   },
   'link-template': {
@@ -692,6 +704,7 @@ export const SETTINGS = {
     default: 'false',
     modes: MODES,
     commands: [...SERVICE, 'parse'],
+    common: true,
     description:
       'Log every request: method, path, status, time, retries (never headers; the token is always masked).',
     help: {
@@ -785,6 +798,11 @@ export const {
 /** The gate's thresholds (rows marked `threshold`): `gate` without one of these could never fail. */
 export const THRESHOLD_KEYS: readonly string[] = Object.entries(SETTINGS as Record<string, Setting>)
   .filter(([, s]) => s.threshold)
+  .map(([key]) => key);
+
+/** The common flags (rows marked `common`), in table order. */
+export const COMMON_KEYS: readonly string[] = Object.entries(SETTINGS as Record<string, Setting>)
+  .filter(([, s]) => s.common)
   .map(([key]) => key);
 
 /** The flag that stands for a setting in a command (`cycle-name` is `--name` in `cycle create`). */

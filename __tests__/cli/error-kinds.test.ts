@@ -2,6 +2,7 @@
  * Every kind of error at the CLI (docs/design.md "Exit codes"): one line on stderr naming the flag as typed on a
  * command line, and the exit code docs/design.md gives the kind. Nothing expected is "unexpected".
  */
+import { COMMON_KEYS, settingOf } from '../../src/settings.js';
 import { runCli } from '../helpers/cli.js';
 import { closeEmulators, emulator, RO, RW } from '../helpers/emulator.js';
 import { caseSeed } from '../helpers/publish.js';
@@ -132,5 +133,22 @@ test('--help is generated from the settings table, per command', async () => {
   const create = await run(['cycle', 'create', '--help'], {});
   expect(create.out).toMatch(
     /^usage: testcycle cycle create --name NAME \[--custom-fields JSON\] \[--status ACTIVE\|DRAFT\] \[--populate FILTRQL\] \[--json\] \[common flags\]/,
+  );
+});
+
+test('the common flags are the rows the settings table marks `common`: taken by every service command, listed once', async () => {
+  const service = settingOf('base-url')!.commands!;
+  // A row marked common that some service command does not take would be listed where it is not taken.
+  for (const key of COMMON_KEYS)
+    expect([key, service.filter((c) => !settingOf(key)!.commands!.includes(c))]).toEqual([key, []]);
+  const flagsIn = (text: string) => [...text.matchAll(/^ {2}(--[a-z-]+)/gm)].map((m) => m[1]);
+  const common = (text: string) => flagsIn(text.slice(text.indexOf('common flags:')));
+  const top = await run(['--help'], {});
+  const gate = await run(['gate', '--help'], {});
+  // The same flags in the same order under `testcycle --help` and under each command's help.
+  expect(common(top.out)).toEqual(COMMON_KEYS.map((k) => `--${k}`));
+  expect(common(gate.out)).toEqual(COMMON_KEYS.map((k) => `--${k}`));
+  expect(gate.out.slice(0, gate.out.indexOf('common flags:'))).not.toMatch(
+    /^ {2}--(base-url|verbose)\b/m,
   );
 });

@@ -8,6 +8,7 @@ import { messageOf, type SettingWords, UsageError } from '../shared/errors.js';
 import type { SettingSource } from '../shared/setting-readers.js';
 import {
   closestName,
+  COMMON_KEYS,
   flagNameOf,
   helpOf,
   isNegatedFlag,
@@ -90,17 +91,8 @@ export function cliWords(
   };
 }
 
-/** The settings every command that talks to the service takes: listed once in the help. */
-const COMMON = new Set([
-  'base-url',
-  'token',
-  'concurrency',
-  'timeout-ms',
-  'rate-limit',
-  'retry-base-ms',
-  'max-wait-ms',
-  'verbose',
-]);
+/** The settings every command that talks to the service takes (rows marked `common`): listed once in the help. */
+const COMMON = new Set(COMMON_KEYS);
 
 function usageOf(key: string, s: Setting, command: CommandName): string {
   const flag = `--${typedFlag(key, s, command)}`;
