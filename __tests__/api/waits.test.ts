@@ -84,6 +84,26 @@ describe('wait lines', () => {
   });
 });
 
+describe('retry counts name the budget of the failure met', () => {
+  const refused = async (): Promise<AttemptOutcome<number>> => ({
+    kind: 'network',
+    error: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' }),
+    sent: false,
+  });
+
+  test('a refused connection announces its own, shorter budget (retry 1 of 1, not of 4)', async () => {
+    const clock = new FakeClock();
+    const { s, lines } = scheduler(clock, { retry: { retryBaseMs: 6_000 } });
+    const result = await clock.run(
+      s.schedule({ method: 'GET', label: 'GET /projects', repeatable: true }, refused),
+    );
+    expect(result).toMatchObject({ kind: 'network', attempts: 2 });
+    expect(lines).toEqual([
+      '0: waiting 6 s (until 04:00:06 UTC): GET /projects: no answer; retry 1 of 1',
+    ]);
+  });
+});
+
 describe('bounded waits', () => {
   test('Retry-After beyond the cap fails at once, naming the wait the service asked for', async () => {
     const clock = new FakeClock();

@@ -237,7 +237,12 @@ export class Scheduler {
         }
         this.onAnswered();
         if (outcome.status >= 500 && request.repeatable && ++failures < this.policy.maxAttempts) {
-          const over = await this.backoff(failures, `${what}: ${outcome.status}`, request);
+          const over = await this.backoff(
+            failures,
+            this.policy.maxAttempts,
+            `${what}: ${outcome.status}`,
+            request,
+          );
           if (over) return done(over);
           continue;
         }
@@ -251,7 +256,7 @@ export class Scheduler {
       // No answer. A request that never left (refused, DNS) may always go again; one that may have
       // reached the server only when repeating it is harmless.
       if ((request.repeatable || !outcome.sent) && ++failures < budget) {
-        const over = await this.backoff(failures, `${what}: no answer`, request);
+        const over = await this.backoff(failures, budget, `${what}: no answer`, request);
         if (over) return done(over);
         continue;
       }
@@ -286,16 +291,20 @@ export class Scheduler {
     return undefined;
   }
 
-  /** Waits before retry `failure`; a reason to give up instead, when waiting cannot be afforded. */
+  /**
+   * Waits before retry `failure` of the `budget` attempts this kind of failure has; a reason to
+   * give up instead, when waiting cannot be afforded.
+   */
   private async backoff(
     failure: number,
+    budget: number,
     what: string,
     request: ScheduleRequest,
   ): Promise<string | undefined> {
     const ms = this.delay(this.policy.retryBaseMs, failure);
     const over = this.spend(ms);
     if (over) return over;
-    this.announce(ms, `${what}; retry ${failure} of ${this.policy.maxAttempts - 1}`);
+    this.announce(ms, `${what}; retry ${failure} of ${budget - 1}`);
     await this.sleep(ms, request.signal);
     return undefined;
   }
