@@ -4,7 +4,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { NOTIFICATION_TYPES } from '../schema/resources.js';
+import { NOTIFICATION_TYPES, resourceSpec, type ResourceType } from '../schema/resources.js';
 
 export type Region = 'eu' | 'us' | 'in';
 export type Role = 'read-write' | 'read-only';
@@ -45,11 +45,23 @@ export class SeedError extends Error {}
 
 const REGIONS = ['eu', 'us', 'in'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** Seeded records may keep a real Space's id and key (an export); the key attribute of each list. */
-const SEEDED_KEYS = [
-  ['testCases', 'testCaseKey'],
-  ['testCycles', 'testCycleKey'],
-  ['requirements', 'requirementKey'],
+/**
+ * The seed's lists of records and the resource each holds, in the order they are created
+ * (src/emulator/seeding.ts). Seeded records may keep a real Space's id and key (an export): the
+ * key attribute is the resource's (src/schema/resources.ts).
+ */
+export const SEEDED_RECORDS = [
+  ['testCases', 'test_cases'],
+  ['testCycles', 'test_cycles'],
+  ['requirements', 'requirements'],
+] as const satisfies readonly (readonly [keyof Seed, ResourceType])[];
+/** The seed's lists, each checked to be an array. */
+const SEED_LISTS = [
+  'users',
+  'tokens',
+  'customFields',
+  ...SEEDED_RECORDS.map(([list]) => list),
+  'notificationPreferences',
 ] as const;
 const ROLES = ['read-write', 'read-only'];
 const CUSTOM_FIELD_ENTITIES = [
@@ -104,15 +116,7 @@ export function validateSeed(value: unknown, where = 'seed'): Seed {
   }
   if (seed.project?.key !== undefined && !/^[A-Za-z0-9_]+$/.test(String(seed.project.key)))
     fail('project.key', 'must be letters, digits or _ (the keys of records start with it).');
-  for (const key of [
-    'users',
-    'tokens',
-    'customFields',
-    'testCases',
-    'testCycles',
-    'requirements',
-    'notificationPreferences',
-  ] as const) {
+  for (const key of SEED_LISTS) {
     if (seed[key] !== undefined && !Array.isArray(seed[key])) fail(key, 'must be an array.');
   }
   const userIds = new Map<string, number>();
@@ -156,7 +160,8 @@ export function validateSeed(value: unknown, where = 'seed'): Seed {
     if (p.projectId !== undefined && p.projectId !== null)
       optionalUuid(p.projectId, `${at}.projectId`);
   });
-  for (const [key, keyAttribute] of SEEDED_KEYS) {
+  for (const [key, type] of SEEDED_RECORDS) {
+    const keyAttribute = resourceSpec(type).key!.attribute;
     const seen = new Map<unknown, number>();
     const ids = new Map<unknown, number>();
     seed[key]?.forEach((r, i) => {

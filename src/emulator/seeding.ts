@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { jtiOf } from '../shared/jwt.js';
 import { resourceSpec, type ResourceType } from '../schema/resources.js';
 import { ApiError } from './errors.js';
-import { type Seed, SeedError } from './seed.js';
+import { type Seed, SEEDED_RECORDS, SeedError } from './seed.js';
 import type { Store, StoredRecord } from './store.js';
 
 export interface Space {
@@ -18,13 +18,6 @@ export interface Space {
   /** Role of each user that has one, for membersOf() in filters. */
   userRoles: Map<string, string>;
 }
-
-/** The seed's records, in the order they are created. */
-const SEEDED: readonly [ResourceType, 'testCases' | 'testCycles' | 'requirements'][] = [
-  ['test_cases', 'testCases'],
-  ['test_cycles', 'testCycles'],
-  ['requirements', 'requirements'],
-];
 
 /** Everything of the seed but its records: the Space the records are created in. */
 export function seedSpace(store: Store, seed: Seed): Space {
@@ -100,12 +93,12 @@ export function seedRecords(
   claimKey: (type: ResourceType, key: string) => void,
 ): void {
   // Kept keys first: a key made for a record without one must not repeat a later record's.
-  for (const [type, list] of SEEDED)
+  for (const [list, type] of SEEDED_RECORDS)
     for (const attrs of seed[list] ?? []) {
       const key = attrs[resourceSpec(type).key!.attribute];
       if (typeof key === 'string') claimKey(type, key);
     }
-  for (const [type, list] of SEEDED)
+  for (const [list, type] of SEEDED_RECORDS)
     (seed[list] ?? []).forEach(({ id, ...attrs }, i) => {
       const keyAttribute = resourceSpec(type).key!.attribute;
       const { [keyAttribute]: key, ...rest } = attrs;
