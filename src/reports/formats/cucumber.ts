@@ -16,6 +16,9 @@ export const cucumber: ReportFormat = {
     for (const featureValue of arr(doc)) {
       const feature = obj(featureValue);
       const featureName = str(feature.name) ?? '';
+      const behave = isBehaveFeature(feature);
+      const featureFile = behave ? behaveLocation(feature.location).file : str(feature.uri);
+      const featureTags = behave ? tagNames(feature.tags) : [];
       for (const elementValue of arr(feature.elements)) {
         const scenario = obj(elementValue);
         if (str(scenario.type) === 'background') continue;
@@ -26,22 +29,21 @@ export const cucumber: ReportFormat = {
         const statuses = steps.map((r) => str(r.status)?.toLowerCase() ?? 'skipped');
         const failedStep = steps.find((r) => str(r.status) === 'failed');
         const outcome = scenarioOutcome(statuses);
-        // Step durations are nanoseconds.
-        const durationNs = steps.reduce<number>((sum, r) => sum + (num(r.duration) ?? 0), 0);
-        const durationMs = Math.round(durationNs / 1e6);
-        const details = str(failedStep?.error_message);
-        const tags = arr(scenario.tags)
-          .map((t) => str(obj(t).name))
-          .filter((t): t is string => !!t);
+        // Step durations are nanoseconds; behave's are seconds.
+        const duration = steps.reduce<number>((sum, r) => sum + (num(r.duration) ?? 0), 0);
+        const durationMs = Math.round(behave ? duration * 1e3 : duration / 1e6);
+        const details = errorMessage(failedStep?.error_message);
+        const tags = [...new Set([...featureTags, ...tagNames(scenario.tags)])];
         tests.push({
           suite: [featureName],
           classname: featureName,
           name: str(scenario.name) ?? '',
-          file: str(feature.uri),
-          line: num(scenario.line),
+          file: featureFile,
+          line: behave ? behaveLocation(scenario.location).line : num(scenario.line),
           durationMs,
           outcome,
-          message: details?.split('\n')[0] ?? notPassedStep(statuses),
+          message:
+            (behave ? pythonMessage(details) : details?.split('\n')[0]) ?? notPassedStep(statuses),
           details,
           properties: tags.length ? { tags: tags.join(',') } : {},
           // Background steps are listed with each scenario's; hooks are not steps of the case.
@@ -60,6 +62,50 @@ export const cucumber: ReportFormat = {
     return foldRepeats(tests);
   },
 };
+
+/**
+ * behave's JSON (behave/formatter/json.py, 1.2.6) has Cucumber's shape with its own fields: a
+ * `location` ("features/x.feature:5", relative to where behave ran) on features and scenarios
+ * instead of `uri` and `line`, tags as plain strings (a feature's only on the feature), step
+ * durations in seconds, and an `error_message` split into a list of lines when it has several.
+ * Recognised by the feature's `location` where Cucumber writes `uri`.
+ */
+function isBehaveFeature(feature: Json): boolean {
+  return feature.uri === undefined && str(feature.location) !== undefined;
+}
+
+/** behave's `location`: the file, then `:line` where behave knows the line. */
+function behaveLocation(value: unknown): { file?: string; line?: number } {
+  const location = str(value);
+  if (!location) return {};
+  const colon = location.lastIndexOf(':');
+  const digits = location.slice(colon + 1);
+  if (colon <= 0 || !/^[1-9]\d*$/.test(digits)) return { file: location };
+  return { file: location.slice(0, colon), line: Number(digits) };
+}
+
+/** Tags as Cucumber writes them (`{name: "@tag"}`), and behave's (`"tag"`) as the feature writes them. */
+function tagNames(value: unknown): string[] {
+  return arr(value)
+    .map((t) => (typeof t === 'string' ? t && `@${t}` : str(obj(t).name)))
+    .filter((t): t is string => !!t);
+}
+
+/**
+ * The message of a behave step's error: its first line, or where it is a Python traceback (an
+ * exception other than an assertion), the traceback's last line, which names the exception.
+ */
+function pythonMessage(details: string | undefined): string | undefined {
+  if (!details?.startsWith('Traceback (most recent call last):')) return details?.split('\n')[0];
+  return details.trimEnd().split('\n').pop();
+}
+
+/** A failed step's `error_message`: a string, or behave's list of its lines. */
+function errorMessage(value: unknown): string | undefined {
+  if (!Array.isArray(value)) return str(value);
+  const lines = value.map((line) => str(line) ?? '');
+  return lines.length ? lines.join('\n') : undefined;
+}
 
 /**
  * A step's data table or doc string (docs/design.md "Sync": steps), as Gherkin passes it to the

@@ -28,10 +28,13 @@ export const junit: ReportFormat = {
     'JUnit XML (Surefire, Gradle, pytest, jest-junit, vitest, Playwright, Cypress, go-junit-report, nextest, PHPUnit, CTest, googletest)',
   kind: 'xml',
   detect: (s) => s.xmlRoot === 'testsuites' || s.xmlRoot === 'testsuite',
-  parse(doc) {
+  parse(doc, file) {
     const tests: TestResult[] = [];
     const root = (doc.testsuites ?? doc.testsuite) as XmlNode | string | undefined;
     const rootNode = typeof root === 'object' ? root : {};
+    // Before the walk, which lets go of the test cases it has read.
+    const behave = doc.testsuites === undefined ? behaveFeature(rootNode, file) : undefined;
+    if (behave) return behaveJunit(behave, walked(rootNode));
     if (doc.testsuites !== undefined) {
       for (const suite of list(rootNode.testsuite)) walkSuite(suite, [], tests);
       for (const testcase of list(rootNode.testcase)) tests.push(toResult(testcase, []));
@@ -41,6 +44,66 @@ export const junit: ReportFormat = {
     return withDialect({ node: rootNode, many: doc.testsuites !== undefined }, foldRepeats(tests));
   },
 };
+
+/** The test cases of one suite and the suites under it. */
+function walked(suite: XmlNode): TestResult[] {
+  const tests: TestResult[] = [];
+  walkSuite(suite, [], tests);
+  return foldRepeats(tests);
+}
+
+/** The statuses behave writes on its test cases (behave/model_core.py, Status). */
+const BEHAVE_STATUSES = new Set(['passed', 'failed', 'skipped', 'untested', 'undefined']);
+
+/**
+ * behave's JUnit reporter (behave/reporter/junit.py, 1.2.6) writes one file per feature file,
+ * `TESTS-<name>.xml`, where `<name>` is the feature file's path below the folder behave was given,
+ * without its extension, `/` as `.`; its lone testsuite and every test case's classname are
+ * `<name>.<feature's name>`, each test case has behave's status, and no file. Recognised from all
+ * of that (the report's own name is the only place the boundary between the two names is
+ * written: a report renamed is read as any JUnit file). The feature's name; undefined if not one.
+ */
+function behaveFeature(
+  root: XmlNode,
+  file: string,
+): { feature: string; classname: string } | undefined {
+  const base = file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+  if (!base.startsWith('TESTS-') || !base.endsWith('.xml')) return undefined;
+  const name = base.slice('TESTS-'.length, -'.xml'.length);
+  const classname = attr(root, 'name') ?? '';
+  if (!name || classname.length <= name.length + 1 || !classname.startsWith(`${name}.`))
+    return undefined;
+  const cases = list(root.testcase);
+  const fits = (tc: XmlNode) =>
+    attr(tc, 'classname') === classname && BEHAVE_STATUSES.has(attr(tc, 'status') ?? '');
+  if (cases.length === 0 || !cases.every(fits)) return undefined;
+  return { feature: classname.slice(name.length + 1), classname };
+}
+
+/**
+ * behave's JUnit in the identity its JSON gives (src/reports/formats/cucumber.ts): the feature's
+ * name as classname and suite, the scenario's as name; the feature file is missing, which is
+ * said once. An undefined step's failure has no message (behave writes its exception, None):
+ * the failing step's line says which step it is.
+ */
+function behaveJunit(
+  behave: { feature: string; classname: string },
+  tests: TestResult[],
+): ParsedTests {
+  const suite = [behave.feature];
+  for (const t of tests) {
+    t.suite = suite;
+    t.classname = behave.feature;
+    if (t.message === 'None')
+      t.message = t.details?.split('\n').find((l) => l.startsWith('Failing step: ')) ?? t.message;
+  }
+  return withGap(tests, {
+    reporter: 'behave junit',
+    placeholder: '{file}',
+    reason:
+      "writes no feature file (only its name, without folder and extension, in the report's name and classname)",
+  });
+}
 
 /** A JUnit file's root element: `<testsuites>` (many) or a lone `<testsuite>`. */
 interface JunitRoot {
