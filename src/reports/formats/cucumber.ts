@@ -28,11 +28,14 @@ export const cucumber: ReportFormat = {
         );
         const statuses = steps.map((r) => str(r.status)?.toLowerCase() ?? 'skipped');
         const failedStep = steps.find((r) => str(r.status) === 'failed');
-        const outcome = scenarioOutcome(statuses);
+        const details = textOf(failedStep?.error_message);
+        const exception = behave ? pythonException(details) : undefined;
+        // behave's JUnit tells an exception other than an assertion as an error: so does this.
+        const outcome =
+          exception && !/^AssertionError\b/.test(exception) ? 'error' : scenarioOutcome(statuses);
         // Step durations are nanoseconds; behave's are seconds.
         const duration = steps.reduce<number>((sum, r) => sum + (num(r.duration) ?? 0), 0);
         const durationMs = Math.round(behave ? duration * 1e3 : duration / 1e6);
-        const details = errorMessage(failedStep?.error_message);
         const tags = [...new Set([...featureTags, ...tagNames(scenario.tags)])];
         tests.push({
           suite: [featureName],
@@ -42,8 +45,7 @@ export const cucumber: ReportFormat = {
           line: behave ? behaveLocation(scenario.location).line : num(scenario.line),
           durationMs,
           outcome,
-          message:
-            (behave ? pythonMessage(details) : details?.split('\n')[0]) ?? notPassedStep(statuses),
+          message: exception ?? details?.split('\n')[0] ?? notPassedStep(statuses),
           details,
           properties: tags.length ? { tags: tags.join(',') } : {},
           // Background steps are listed with each scenario's; hooks are not steps of the case.
@@ -67,8 +69,9 @@ export const cucumber: ReportFormat = {
  * behave's JSON (behave/formatter/json.py, 1.2.6) has Cucumber's shape with its own fields: a
  * `location` ("features/x.feature:5", relative to where behave ran) on features and scenarios
  * instead of `uri` and `line`, tags as plain strings (a feature's only on the feature), step
- * durations in seconds, and an `error_message` split into a list of lines when it has several.
- * Recognised by the feature's `location` where Cucumber writes `uri`.
+ * durations in seconds, and an `error_message` (and a step's doc string, `text`) split into a
+ * list of lines when it has several. Recognised by the feature's `location` where Cucumber writes
+ * `uri`.
  */
 function isBehaveFeature(feature: Json): boolean {
   return feature.uri === undefined && str(feature.location) !== undefined;
@@ -92,16 +95,23 @@ function tagNames(value: unknown): string[] {
 }
 
 /**
- * The message of a behave step's error: its first line, or where it is a Python traceback (an
- * exception other than an assertion), the traceback's last line, which names the exception.
+ * The exception a behave step's error_message names where it is a Python traceback (behave writes
+ * one for an exception other than an assertion with a message, which it writes as "Assertion
+ * Failed: ..."; behave/model.py, Step.run): the line after the last traceback's frames, which are
+ * indented; what behave captured may follow it.
  */
-function pythonMessage(details: string | undefined): string | undefined {
-  if (!details?.startsWith('Traceback (most recent call last):')) return details?.split('\n')[0];
-  return details.trimEnd().split('\n').pop();
+function pythonException(details: string | undefined): string | undefined {
+  const header = 'Traceback (most recent call last):\n';
+  const at = details?.lastIndexOf(header) ?? -1;
+  if (at < 0 || (at > 0 && details![at - 1] !== '\n')) return undefined;
+  return details!
+    .slice(at + header.length)
+    .split('\n')
+    .find((line) => line !== '' && !line.startsWith(' '));
 }
 
-/** A failed step's `error_message`: a string, or behave's list of its lines. */
-function errorMessage(value: unknown): string | undefined {
+/** A text as Cucumber writes it, or as behave writes one of several lines: the list of its lines. */
+function textOf(value: unknown): string | undefined {
   if (!Array.isArray(value)) return str(value);
   const lines = value.map((line) => str(line) ?? '');
   return lines.length ? lines.join('\n') : undefined;
@@ -117,8 +127,8 @@ export type StepArgument = { rows: string[][] } | { docString: string };
 /**
  * The argument of a Cucumber JSON step: cucumber-js writes `arguments` (`{rows: [{cells}]}` or
  * `{content}`); Cucumber-JVM and Ruby write `rows` and `doc_string.value` on the step itself;
- * behave writes `table` (`{headings, rows}`, each row a list of cells) and `text` on the step
- * (behave/formatter/json.py).
+ * behave writes `table` (`{headings, rows}`, each row a list of cells) and `text` on the step,
+ * split into a list of its lines where it has several (behave/formatter/json.py).
  */
 function jsonArgument(step: Json): StepArgument | undefined {
   const rowsOf = (value: unknown) =>
@@ -134,7 +144,7 @@ function jsonArgument(step: Json): StepArgument | undefined {
     const cells = (row: unknown) => arr(row).map((cell) => str(cell) ?? '');
     return { rows: [cells(table.headings), ...arr(table.rows).map(cells)] };
   }
-  const text = str(step.text);
+  const text = textOf(step.text);
   if (text !== undefined) return { docString: text };
   const doc = obj(step.doc_string);
   const value = str(doc.value) ?? str(doc.content);
