@@ -385,15 +385,32 @@ describe('behave (samples/behave: one real behave 1.2.6 run, its json formatter 
     );
   });
 
-  test("a JUnit file is behave's only by its TESTS-<file>.xml name, its classnames and statuses: otherwise read as written", () => {
+  test("behave's JUnit is recognised by its content; the report's name TESTS-<file>.xml tells the feature's name from the file's", () => {
     const xml = (classname: string, status: string) =>
       `<testsuite name="a.b.Feature"><testcase classname="${classname}" name="s" status="${status}"/></testsuite>`;
-    const read = (file: string, text: string) => parseReport(file, text).tests[0]!.classname;
-    expect(read('TESTS-a.b.xml', xml('a.b.Feature', 'passed'))).toBe('Feature');
-    expect(read('TESTS-a.xml', xml('a.b.Feature', 'passed'))).toBe('b.Feature');
-    expect(read('renamed.xml', xml('a.b.Feature', 'passed'))).toBe('a.b.Feature');
-    expect(read('TESTS-a.b.xml', xml('a.b.Feature', 'run'))).toBe('a.b.Feature');
-    expect(read('TESTS-a.b.xml', xml('a.b.Other', 'passed'))).toBe('a.b.Other');
+    const read = (file: string, text: string) => {
+      const report = parseReport(file, text);
+      return [report.tests[0]!.classname, report.gap?.reporter];
+    };
+    expect(read('TESTS-a.b.xml', xml('a.b.Feature', 'passed'))).toEqual([
+      'Feature',
+      'behave junit',
+    ]);
+    expect(read('TESTS-a.xml', xml('a.b.Feature', 'failed'))).toEqual([
+      'b.Feature',
+      'behave junit',
+    ]);
+    // Renamed: behave's, but the boundary is unknown, so the classname stays whole (and the gap says so).
+    expect(read('renamed.xml', xml('a.b.Feature', 'untested'))).toEqual([
+      'a.b.Feature',
+      'behave junit',
+    ]);
+    expect(parseReport('renamed.xml', xml('a.b.Feature', 'passed')).gap?.reason).toMatch(
+      /was changed/,
+    );
+    // Not behave's: another status, or a classname that is not the suite's name.
+    expect(read('TESTS-a.b.xml', xml('a.b.Feature', 'run'))).toEqual(['a.b.Feature', undefined]);
+    expect(read('TESTS-a.b.xml', xml('a.b.Other', 'passed'))).toEqual(['a.b.Other', undefined]);
   });
 });
 

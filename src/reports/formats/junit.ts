@@ -1,7 +1,7 @@
 /**
  * JUnit XML in its dialects: Maven Surefire/Failsafe (rerun*, flaky*), Gradle, pytest, jest-junit,
  * vitest, Playwright, Cypress/mocha-junit-reporter, go-junit-report/gotestsum, cargo-nextest,
- * PHPUnit and nested suites, CTest, googletest (status run/notrun), tst (status disabled).
+ * PHPUnit and nested suites, CTest, googletest (status run/notrun), tst (status disabled), behave.
  */
 import type { ReportFormat } from '../format.js';
 import {
@@ -25,7 +25,7 @@ const RESULT_ELEMENTS: [string, Outcome][] = [
 export const junit: ReportFormat = {
   id: 'junit',
   label:
-    'JUnit XML (Surefire, Gradle, pytest, jest-junit, vitest, Playwright, Cypress, go-junit-report, nextest, PHPUnit, CTest, googletest)',
+    'JUnit XML (Surefire, Gradle, pytest, jest-junit, vitest, Playwright, Cypress, go-junit-report, nextest, PHPUnit, CTest, googletest, behave)',
   kind: 'xml',
   detect: (s) => s.xmlRoot === 'testsuites' || s.xmlRoot === 'testsuite',
   parse(doc, file) {
@@ -56,52 +56,50 @@ function walked(suite: XmlNode): TestResult[] {
 const BEHAVE_STATUSES = new Set(['passed', 'failed', 'skipped', 'untested', 'undefined']);
 
 /**
- * behave's JUnit reporter (behave/reporter/junit.py, 1.2.6) writes one file per feature file,
- * `TESTS-<name>.xml`, where `<name>` is the feature file's path below the folder behave was given,
- * without its extension, `/` as `.`; its lone testsuite and every test case's classname are
- * `<name>.<feature's name>`, each test case has behave's status, and no file. Recognised from all
- * of that (the report's own name is the only place the boundary between the two names is
- * written: a report renamed is read as any JUnit file). The feature's name; undefined if not one.
+ * behave's JUnit reporter (behave/reporter/junit.py, 1.2.6) writes one file per feature file: a
+ * lone testsuite whose name is every test case's classname, each test case with behave's status,
+ * no file. Recognised from that. The classname is `<name>.<feature's name>`, where `<name>` is the
+ * feature file's path below the folder behave was given, without its extension, `/` as `.`; the
+ * boundary between the two is written only in the report's own name, `TESTS-<name>.xml`. The
+ * feature's name where the report's name tells it; undefined if the file is not behave's.
  */
-function behaveFeature(
-  root: XmlNode,
-  file: string,
-): { feature: string; classname: string } | undefined {
-  const base = file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
-  if (!base.startsWith('TESTS-') || !base.endsWith('.xml')) return undefined;
-  const name = base.slice('TESTS-'.length, -'.xml'.length);
-  const classname = attr(root, 'name') ?? '';
-  if (!name || classname.length <= name.length + 1 || !classname.startsWith(`${name}.`))
-    return undefined;
+function behaveFeature(root: XmlNode, file: string): { feature?: string } | undefined {
+  const classname = attr(root, 'name');
   const cases = list(root.testcase);
   const fits = (tc: XmlNode) =>
-    attr(tc, 'classname') === classname && BEHAVE_STATUSES.has(attr(tc, 'status') ?? '');
-  if (cases.length === 0 || !cases.every(fits)) return undefined;
-  return { feature: classname.slice(name.length + 1), classname };
+    attr(tc, 'classname') === classname &&
+    BEHAVE_STATUSES.has(attr(tc, 'status') ?? '') &&
+    attr(tc, 'file') === undefined;
+  if (!classname || root.testsuite !== undefined || cases.length === 0 || !cases.every(fits))
+    return undefined;
+  const base = file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+  const name = /^TESTS-(.+)\.xml$/.exec(base)?.[1];
+  if (!name || classname.length <= name.length + 1 || !classname.startsWith(`${name}.`)) return {};
+  return { feature: classname.slice(name.length + 1) };
 }
 
 /**
  * behave's JUnit in the identity its JSON gives (src/reports/formats/cucumber.ts): the feature's
  * name as classname and suite, the scenario's as name; the feature file is missing, which is
- * said once. An undefined step's failure has no message (behave writes its exception, None):
- * the failing step's line says which step it is.
+ * said once. A report renamed keeps its classname, and says so. An undefined step's failure has
+ * no message (behave writes its exception, None): the failing step's line says which step it is.
  */
-function behaveJunit(
-  behave: { feature: string; classname: string },
-  tests: TestResult[],
-): ParsedTests {
-  const suite = [behave.feature];
+function behaveJunit(behave: { feature?: string }, tests: TestResult[]): ParsedTests {
+  const suite = behave.feature === undefined ? undefined : [behave.feature];
   for (const t of tests) {
-    t.suite = suite;
-    t.classname = behave.feature;
+    if (suite) {
+      t.suite = suite;
+      t.classname = behave.feature;
+    }
     if (t.message === 'None')
       t.message = t.details?.split('\n').find((l) => l.startsWith('Failing step: ')) ?? t.message;
   }
   return withGap(tests, {
     reporter: 'behave junit',
     placeholder: '{file}',
-    reason:
-      "writes no feature file (only its name, without folder and extension, in the report's name and classname)",
+    reason: suite
+      ? "writes no feature file (only its name, without folder and extension, in the report's name and classname)"
+      : "writes no feature file, and the report's name (behave's TESTS-<file>.xml tells the feature's name from the file's in classname) was changed",
   });
 }
 
