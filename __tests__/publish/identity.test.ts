@@ -7,9 +7,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { publish, publishSettings, settingsFrom } from '../../src/publish/index.js';
 import { workspaceOf, workspacePath } from '../../src/publish/context.js';
-import { keyWarnings } from '../../src/publish/match.js';
+import { keyBuilder, keyWarnings } from '../../src/publish/match.js';
 import { render } from '../../src/shared/errors.js';
-import { parseReport, readReports } from '../../src/reports/index.js';
+import { parseReport, readReports, type ParsedReport } from '../../src/reports/index.js';
 import { clientOf, closeAll, publishEmulator } from '../helpers/publish.js';
 
 afterEach(closeAll);
@@ -95,6 +95,7 @@ describe('every reporter of one run gives one case per test (samples/)', () => {
     ],
     ['rspec', ['reports/rspec.json', 'reports/rspec-junit.xml'], 18, ''],
     ['googletest', ['reports/gtest.xml', 'reports/gtest.json'], 14, ''],
+    ['behave', ['reports/behave.json'], 16, ''],
   ])('%s: %j make %i cases %s', async (runner, inputs, cases) => {
     const emu = await publishEmulator();
     const root = sampleRoot(runner, inputs);
@@ -113,6 +114,7 @@ describe('every reporter of one run gives one case per test (samples/)', () => {
       'writes no feature file',
       'its 16',
     ],
+    ['behave', 'reports/junit', 'behave junit', '{file}', 'writes no feature file', 'their 16'],
     [
       'vitest',
       'reports/ctrf.json',
@@ -157,6 +159,26 @@ describe('every reporter of one run gives one case per test (samples/)', () => {
     expect(
       keyWarnings([inDescribes], { automationKey: '{file} › {test}', workspace: '/w' }),
     ).toEqual([]);
+  });
+
+  test("behave: its JUnit (one file per feature) gives each scenario its JSON's {test}, and lacks only {file}, said once for all its files", async () => {
+    const json = await readReports(['samples/behave/reports/behave.json']);
+    const junit = await readReports(['samples/behave/reports/junit']);
+    expect(junit).toHaveLength(4);
+    const keys = (reports: ParsedReport[], template: string) =>
+      reports.flatMap((r) => r.tests.map(keyBuilder(template, '/w'))).sort();
+    expect(keys(junit, '{test}')).toEqual(keys(json, '{test}'));
+    expect(keys(json, '{file} › {test}')).toContain('features/other.feature › Calculator.adds');
+    expect(keys(junit, '{file} › {test}')).toEqual(keys(json, '{test}'));
+    const warn = (automationKey: string) =>
+      keyWarnings(junit, { automationKey, workspace: '/w' }).map((w) => render(w));
+    expect(warn('{file} › {test}')).toEqual([
+      expect.stringMatching(
+        /^samples\/behave\/reports\/junit\/TESTS-\S+\.xml and 3 other report\(s\) \(behave junit\) writes no feature file .*: \{file\} in automation-key cannot be filled for their 16 test\(s\), so their keys differ/,
+      ),
+    ]);
+    expect(warn('{test}')).toEqual([]);
+    expect(keyWarnings(json, { automationKey: '{file} › {test}', workspace: '/w' })).toEqual([]);
   });
 });
 

@@ -2,7 +2,7 @@
  * Formats the corpus does not cover (TestNG results, Cucumber JSON, Playwright JSON), and format
  * detection over the registry.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestResult } from '../../src/reports/model.js';
 import { countTests, FORMATS, FORMAT_IDS, parseReport } from '../../src/reports/index.js';
@@ -212,50 +212,6 @@ describe('Gherkin step arguments (data tables, doc strings) in the steps', () =>
     expect(action(json)).toBe(action(messages));
   });
 
-  test("behave's JSON (table with headings and rows, text on the step): the same steps as Gherkin writes them", () => {
-    // As behave/formatter/json.py writes a step: keyword without its space, table, text.
-    const behave = JSON.stringify([
-      {
-        keyword: 'Feature',
-        name: 'Calc',
-        location: 'features/calc.feature:1',
-        status: 'passed',
-        elements: [
-          {
-            type: 'scenario',
-            keyword: 'Scenario',
-            name: 'args',
-            location: 'features/calc.feature:2',
-            status: 'passed',
-            steps: [
-              {
-                keyword: 'Given',
-                step_type: 'given',
-                name: 'the rows',
-                location: 'features/calc.feature:3',
-                table: { headings: ['a', 'b|c'], rows: [['1', '2']] },
-                result: { status: 'passed', duration: 0.001 },
-              },
-              {
-                keyword: 'Then',
-                step_type: 'then',
-                name: 'the display shows',
-                location: 'features/calc.feature:6',
-                text: '{"x": 1}',
-                result: { status: 'passed', duration: 0.001 },
-              },
-            ],
-          },
-        ],
-      },
-    ]);
-    const [test] = parseReport('behave.json', behave).tests;
-    expect(test!.steps!.map((s) => s.action)).toEqual([
-      'Given the rows\n| a | b\\|c |\n| 1 | 2    |',
-      'Then the display shows\n"""\n{"x": 1}\n"""',
-    ]);
-  });
-
   test('Cucumber-JVM JSON (rows and doc_string on the step): cells padded, | and \\ escaped as Gherkin writes them, the media type left out', () => {
     const jvm = JSON.stringify([
       {
@@ -291,6 +247,170 @@ describe('Gherkin step arguments (data tables, doc strings) in the steps', () =>
       'Given users\n| name | note    |\n| @bob | a\\|b\\\\c |',
       'Then the page reads\n"""\n# Title\n<b>x</b>\n"""',
     ]);
+  });
+});
+
+describe('behave (samples/behave: one real behave 1.2.6 run, its json formatter and JUnit reporter)', () => {
+  const dir = 'samples/behave/reports';
+  const json = parseReport('behave.json', readFileSync(join(dir, 'behave.json'), 'utf8'));
+  const junit = readdirSync(join(dir, 'junit')).map((file) =>
+    parseReport(file, readFileSync(join(dir, 'junit', file), 'utf8')),
+  );
+  const named = (tests: TestResult[], name: string) => tests.find((t) => t.name === name)!;
+
+  test("the JSON's file and line from behave's location, tags as the feature writes them (the feature's included)", () => {
+    expect(json.format).toBe('cucumber');
+    expect(named(json.tests, 'subtracts (fails on an assertion)')).toMatchObject({
+      classname: 'Calculator',
+      file: 'features/calculator.feature',
+      line: 12,
+      properties: { tags: '@arithmetic' },
+    });
+    expect(named(json.tests, 'sums 2 + 2 = 5 -- @1.3 small numbers')).toMatchObject({
+      line: 55,
+      properties: { tags: '@arithmetic,@outline' },
+    });
+    expect(json.tests.filter((t) => t.name === 'adds').map((t) => `${t.file}:${t.line}`)).toEqual([
+      'features/calculator.feature:8',
+      'features/other.feature:4',
+    ]);
+  });
+
+  test('step durations are seconds: the scenario that sleeps 120 ms takes that long in both reports, the run took 0.122 s', () => {
+    const console = readFileSync(join(dir, 'behave.console.txt'), 'utf8');
+    expect(console).toContain('Took 0m0.122s');
+    const slow = named(json.tests, 'takes a while').durationMs!;
+    expect(slow).toBeGreaterThanOrEqual(120);
+    expect(slow).toBeLessThan(122);
+    expect(named(junit[0]!.tests, 'takes a while').durationMs).toBe(slow);
+    const total = json.tests.reduce((sum, t) => sum + (t.durationMs ?? 0), 0);
+    expect(total).toBeLessThanOrEqual(122);
+  });
+
+  test("the failure's message: an assertion's one-line error_message, an exception's traceback (a list of lines) an error, by the exception it names", () => {
+    expect(named(json.tests, 'subtracts (fails on an assertion)')).toMatchObject({
+      outcome: 'failed',
+      message: 'Assertion Failed: expected 3, got 2',
+      details: 'Assertion Failed: expected 3, got 2',
+    });
+    const error = named(json.tests, 'divides (raises a non-assertion error)');
+    expect(error.outcome).toBe('error');
+    expect(error.message).toBe("AttributeError: 'NoneType' object has no attribute 'divide'");
+    expect(error.details).toMatch(/^Traceback \(most recent call last\):\n {2}File ".*", line \d+/);
+    expect(error.details).toContain('\n    context.result = calculator.divide(a, b)\n');
+    expect(named(json.tests, 'uses an undefined step').message).toMatch(/a step is undefined/);
+  });
+
+  test('a traceback: its last exception names the error, what behave captured after it does not; a bare assert is a failure', () => {
+    const traceback = (...exception: string[]) => [
+      'Traceback (most recent call last):',
+      '  File "features/steps/steps.py", line 3, in step',
+      '    x()',
+      ...exception,
+    ];
+    const failing = (errorMessage: string[]) => ({
+      keyword: 'Scenario',
+      name: errorMessage.at(-1),
+      location: 'features/a.feature:3',
+      steps: [
+        {
+          keyword: 'Given',
+          step_type: 'given',
+          name: 'x',
+          result: { status: 'failed', duration: 0.5, error_message: errorMessage },
+        },
+      ],
+    });
+    const messages = [
+      [
+        ...traceback(
+          'KeyError: 1',
+          '',
+          'During handling of the above exception, another exception occurred:',
+          '',
+        ),
+        ...traceback('ValueError: 2'),
+      ],
+      [...traceback('OSError: 3'), '', 'Captured stdout:', 'Not an exception: 4'],
+      traceback('AssertionError'),
+    ];
+    const report = parseReport(
+      'behave.json',
+      JSON.stringify([
+        {
+          keyword: 'Feature',
+          name: 'A',
+          location: 'features/a.feature:1',
+          elements: messages.map(failing),
+        },
+      ]),
+    );
+    expect(report.tests.map((t) => [t.outcome, t.message, t.durationMs])).toEqual([
+      ['error', 'ValueError: 2', 500],
+      ['error', 'OSError: 3', 500],
+      ['failed', 'AssertionError', 500],
+    ]);
+  });
+
+  test('the retried scenario (two elements, failed then passed) is one flaky test', () => {
+    const flaky = named(json.tests, 'is flaky: fails first, passes on retry');
+    expect(flaky.outcome).toBe('passed');
+    expect(flaky.attempts?.map((a) => [a.outcome, a.message])).toEqual([
+      ['failed', 'Assertion Failed: press 1 fails'],
+      ['passed', undefined],
+    ]);
+  });
+
+  test('the data table (headings and rows) and the doc string (a list of lines) are in their steps as Gherkin writes them', () => {
+    expect(named(json.tests, 'adds the rows of a table and shows a doc string').steps).toEqual([
+      { action: 'Given a calculator' },
+      { action: 'When I add the rows\n| a | b |\n| 1 | 2 |\n| 3 | 4 |' },
+      { action: 'Then the result is 10' },
+      { action: 'And the display shows\n"""\n10\nand a second line\n"""' },
+    ]);
+  });
+
+  test("the JUnit gives each scenario the JSON's classname, name, suite and outcome, every feature file but the file", () => {
+    const tests = junit.flatMap((r) => r.tests);
+    expect(junit.map((r) => r.format)).toEqual(['junit', 'junit', 'junit', 'junit']);
+    const identity = (t: TestResult) => [t.suite, t.classname, t.name, t.outcome];
+    expect(tests.map(identity).sort()).toEqual(json.tests.map(identity).sort());
+    expect(tests.every((t) => t.file === undefined)).toBe(true);
+    expect(junit.map((r) => r.gap?.reporter)).toEqual(Array(4).fill('behave junit'));
+    // behave's JUnit tells the exception from assertions; its undefined step has no message.
+    const calculator = junit.find((r) => r.file === 'TESTS-calculator.xml')!.tests;
+    expect(named(calculator, 'divides (raises a non-assertion error)').outcome).toBe('error');
+    expect(named(calculator, 'uses an undefined step').message).toBe(
+      'Failing step: When I press a button nobody defined ... undefined in 0.000s',
+    );
+  });
+
+  test("behave's JUnit is recognised by its content; the report's name TESTS-<file>.xml tells the feature's name from the file's", () => {
+    const xml = (classname: string, status: string) =>
+      `<testsuite name="a.b.Feature"><testcase classname="${classname}" name="s" status="${status}"/></testsuite>`;
+    const read = (file: string, text: string) => {
+      const report = parseReport(file, text);
+      return [report.tests[0]!.classname, report.gap?.reporter];
+    };
+    expect(read('TESTS-a.b.xml', xml('a.b.Feature', 'passed'))).toEqual([
+      'Feature',
+      'behave junit',
+    ]);
+    expect(read('TESTS-a.xml', xml('a.b.Feature', 'failed'))).toEqual([
+      'b.Feature',
+      'behave junit',
+    ]);
+    // Renamed: behave's, but the boundary is unknown, so the classname stays whole (and the gap says so).
+    expect(read('renamed.xml', xml('a.b.Feature', 'untested'))).toEqual([
+      'a.b.Feature',
+      'behave junit',
+    ]);
+    expect(parseReport('renamed.xml', xml('a.b.Feature', 'passed')).gap?.reason).toMatch(
+      /was changed/,
+    );
+    // Not behave's: another status, or a classname that is not the suite's name.
+    expect(read('TESTS-a.b.xml', xml('a.b.Feature', 'run'))).toEqual(['a.b.Feature', undefined]);
+    expect(read('TESTS-a.b.xml', xml('a.b.Other', 'passed'))).toEqual(['a.b.Other', undefined]);
   });
 });
 

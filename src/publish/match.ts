@@ -9,7 +9,7 @@ import { ConfigError, TestcycleError, type Words } from '../shared/errors.js';
 import { chunkIn, f } from '../api/filter.js';
 import { DEFAULT_KEY_PATTERN } from '../shared/defaults.js';
 import { oneLine, type Logger } from '../shared/redact.js';
-import type { ParsedReport, TestResult } from '../reports/model.js';
+import type { IdentityGap, ParsedReport, TestResult } from '../reports/model.js';
 import type { WritableAttributesOf } from '../schema/resources.js';
 import { workspaceOf, workspacePath } from './context.js';
 import { createOrFind } from './idempotent.js';
@@ -154,13 +154,31 @@ export function keyWarnings(
 ): Words[] {
   const build = keyBuilder(match.automationKey, match.workspace);
   const warnings: Words[] = [];
+  // One warning per gap, however many reports have it (behave's JUnit writes one per feature).
+  const gaps = new Map<
+    string,
+    { gap: IdentityGap; files: string[]; lacking: number; all: number }
+  >();
   for (const report of reports) {
     const gap = report.gap;
     if (!gap || gap.tests === 0) continue;
     if (!build.fields.has(gap.placeholder.slice(1, -1) as TemplateField)) continue;
+    const id = JSON.stringify([gap.reporter, gap.placeholder, gap.reason]);
+    const seen = gaps.get(id) ?? { gap, files: [], lacking: 0, all: 0 };
+    gaps.set(id, seen);
+    seen.files.push(report.file);
+    seen.lacking += gap.tests;
+    seen.all += report.tests.length;
+  }
+  for (const { gap, files, lacking, all } of gaps.values()) {
+    const [first, ...more] = files;
+    const where = more.length
+      ? `${oneLine(first!)} and ${more.length} other report(s)`
+      : oneLine(first!);
+    const whose = more.length ? 'their' : 'its';
     warnings.push(
       (w) =>
-        `${oneLine(report.file)} (${gap.reporter}) ${gap.reason}: ${gap.placeholder} in ${w.name('automation-key')} cannot be filled for ${gap.tests === report.tests.length ? 'its' : `${gap.tests} of its`} ${report.tests.length} test(s), so their keys differ from those the runner's other reporters give the same tests.`,
+        `${where} (${gap.reporter}) ${gap.reason}: ${gap.placeholder} in ${w.name('automation-key')} cannot be filled for ${lacking === all ? whose : `${lacking} of ${whose}`} ${all} test(s), so their keys differ from those the runner's other reporters give the same tests.`,
     );
   }
   if (!build.fields.has('file')) return warnings;

@@ -16,6 +16,9 @@ export const cucumber: ReportFormat = {
     for (const featureValue of arr(doc)) {
       const feature = obj(featureValue);
       const featureName = str(feature.name) ?? '';
+      const behave = isBehaveFeature(feature);
+      const featureFile = behave ? behaveLocation(feature.location).file : str(feature.uri);
+      const featureTags = behave ? tagNames(feature.tags) : [];
       for (const elementValue of arr(feature.elements)) {
         const scenario = obj(elementValue);
         if (str(scenario.type) === 'background') continue;
@@ -25,23 +28,24 @@ export const cucumber: ReportFormat = {
         );
         const statuses = steps.map((r) => str(r.status)?.toLowerCase() ?? 'skipped');
         const failedStep = steps.find((r) => str(r.status) === 'failed');
-        const outcome = scenarioOutcome(statuses);
-        // Step durations are nanoseconds.
-        const durationNs = steps.reduce<number>((sum, r) => sum + (num(r.duration) ?? 0), 0);
-        const durationMs = Math.round(durationNs / 1e6);
-        const details = str(failedStep?.error_message);
-        const tags = arr(scenario.tags)
-          .map((t) => str(obj(t).name))
-          .filter((t): t is string => !!t);
+        const details = textOf(failedStep?.error_message);
+        const exception = behave ? pythonException(details) : undefined;
+        // behave's JUnit tells an exception other than an assertion as an error: so does this.
+        const outcome =
+          exception && !/^AssertionError\b/.test(exception) ? 'error' : scenarioOutcome(statuses);
+        // Step durations are nanoseconds; behave's are seconds.
+        const duration = steps.reduce<number>((sum, r) => sum + (num(r.duration) ?? 0), 0);
+        const durationMs = Math.round(behave ? duration * 1e3 : duration / 1e6);
+        const tags = [...new Set([...featureTags, ...tagNames(scenario.tags)])];
         tests.push({
           suite: [featureName],
           classname: featureName,
           name: str(scenario.name) ?? '',
-          file: str(feature.uri),
-          line: num(scenario.line),
+          file: featureFile,
+          line: behave ? behaveLocation(scenario.location).line : num(scenario.line),
           durationMs,
           outcome,
-          message: details?.split('\n')[0] ?? notPassedStep(statuses),
+          message: exception ?? details?.split('\n')[0] ?? notPassedStep(statuses),
           details,
           properties: tags.length ? { tags: tags.join(',') } : {},
           // Background steps are listed with each scenario's; hooks are not steps of the case.
@@ -62,6 +66,58 @@ export const cucumber: ReportFormat = {
 };
 
 /**
+ * behave's JSON (behave/formatter/json.py, 1.2.6) has Cucumber's shape with its own fields: a
+ * `location` ("features/x.feature:5", relative to where behave ran) on features and scenarios
+ * instead of `uri` and `line`, tags as plain strings (a feature's only on the feature), step
+ * durations in seconds, and an `error_message` (and a step's doc string, `text`) split into a
+ * list of lines when it has several. Recognised by the feature's `location` where Cucumber writes
+ * `uri`.
+ */
+function isBehaveFeature(feature: Json): boolean {
+  return feature.uri === undefined && str(feature.location) !== undefined;
+}
+
+/** behave's `location`: the file, then `:line` where behave knows the line. */
+function behaveLocation(value: unknown): { file?: string; line?: number } {
+  const location = str(value);
+  if (!location) return {};
+  const colon = location.lastIndexOf(':');
+  const digits = location.slice(colon + 1);
+  if (colon <= 0 || !/^[1-9]\d*$/.test(digits)) return { file: location };
+  return { file: location.slice(0, colon), line: Number(digits) };
+}
+
+/** Tags as Cucumber writes them (`{name: "@tag"}`), and behave's (`"tag"`) as the feature writes them. */
+function tagNames(value: unknown): string[] {
+  return arr(value)
+    .map((t) => (typeof t === 'string' ? t && `@${t}` : str(obj(t).name)))
+    .filter((t): t is string => !!t);
+}
+
+/**
+ * The exception a behave step's error_message names where it is a Python traceback (behave writes
+ * one for an exception other than an assertion with a message, which it writes as "Assertion
+ * Failed: ..."; behave/model.py, Step.run): the line after the last traceback's frames, which are
+ * indented; what behave captured may follow it.
+ */
+function pythonException(details: string | undefined): string | undefined {
+  const header = 'Traceback (most recent call last):\n';
+  const at = details?.lastIndexOf(header) ?? -1;
+  if (at < 0 || (at > 0 && details![at - 1] !== '\n')) return undefined;
+  return details!
+    .slice(at + header.length)
+    .split('\n')
+    .find((line) => line !== '' && !line.startsWith(' '));
+}
+
+/** A text as Cucumber writes it, or as behave writes one of several lines: the list of its lines. */
+function textOf(value: unknown): string | undefined {
+  if (!Array.isArray(value)) return str(value);
+  const lines = value.map((line) => str(line) ?? '');
+  return lines.length ? lines.join('\n') : undefined;
+}
+
+/**
  * A step's data table or doc string (docs/design.md "Sync": steps), as Gherkin passes it to the
  * step: the rows' cells, or the doc string's content (its media type is left out: cucumber-js's
  * JSON formatter does not write it, and both Cucumber formats must give one step).
@@ -71,8 +127,8 @@ export type StepArgument = { rows: string[][] } | { docString: string };
 /**
  * The argument of a Cucumber JSON step: cucumber-js writes `arguments` (`{rows: [{cells}]}` or
  * `{content}`); Cucumber-JVM and Ruby write `rows` and `doc_string.value` on the step itself;
- * behave writes `table` (`{headings, rows}`, each row a list of cells) and `text` on the step
- * (behave/formatter/json.py).
+ * behave writes `table` (`{headings, rows}`, each row a list of cells) and `text` on the step,
+ * split into a list of its lines where it has several (behave/formatter/json.py).
  */
 function jsonArgument(step: Json): StepArgument | undefined {
   const rowsOf = (value: unknown) =>
@@ -88,7 +144,7 @@ function jsonArgument(step: Json): StepArgument | undefined {
     const cells = (row: unknown) => arr(row).map((cell) => str(cell) ?? '');
     return { rows: [cells(table.headings), ...arr(table.rows).map(cells)] };
   }
-  const text = str(step.text);
+  const text = textOf(step.text);
   if (text !== undefined) return { docString: text };
   const doc = obj(step.doc_string);
   const value = str(doc.value) ?? str(doc.content);

@@ -1,7 +1,7 @@
 /**
  * JUnit XML in its dialects: Maven Surefire/Failsafe (rerun*, flaky*), Gradle, pytest, jest-junit,
  * vitest, Playwright, Cypress/mocha-junit-reporter, go-junit-report/gotestsum, cargo-nextest,
- * PHPUnit and nested suites, CTest, googletest (status run/notrun), tst (status disabled).
+ * PHPUnit and nested suites, CTest, googletest (status run/notrun), tst (status disabled), behave.
  */
 import type { ReportFormat } from '../format.js';
 import {
@@ -25,13 +25,16 @@ const RESULT_ELEMENTS: [string, Outcome][] = [
 export const junit: ReportFormat = {
   id: 'junit',
   label:
-    'JUnit XML (Surefire, Gradle, pytest, jest-junit, vitest, Playwright, Cypress, go-junit-report, nextest, PHPUnit, CTest, googletest)',
+    'JUnit XML (Surefire, Gradle, pytest, jest-junit, vitest, Playwright, Cypress, go-junit-report, nextest, PHPUnit, CTest, googletest, behave)',
   kind: 'xml',
   detect: (s) => s.xmlRoot === 'testsuites' || s.xmlRoot === 'testsuite',
-  parse(doc) {
+  parse(doc, file) {
     const tests: TestResult[] = [];
     const root = (doc.testsuites ?? doc.testsuite) as XmlNode | string | undefined;
     const rootNode = typeof root === 'object' ? root : {};
+    // Before the walk, which lets go of the test cases it has read.
+    const behave = doc.testsuites === undefined ? behaveFeature(rootNode, file) : undefined;
+    if (behave) return behaveJunit(behave, walked(rootNode));
     if (doc.testsuites !== undefined) {
       for (const suite of list(rootNode.testsuite)) walkSuite(suite, [], tests);
       for (const testcase of list(rootNode.testcase)) tests.push(toResult(testcase, []));
@@ -41,6 +44,64 @@ export const junit: ReportFormat = {
     return withDialect({ node: rootNode, many: doc.testsuites !== undefined }, foldRepeats(tests));
   },
 };
+
+/** The test cases of one suite and the suites under it. */
+function walked(suite: XmlNode): TestResult[] {
+  const tests: TestResult[] = [];
+  walkSuite(suite, [], tests);
+  return foldRepeats(tests);
+}
+
+/** The statuses behave writes on its test cases (behave/model_core.py, Status). */
+const BEHAVE_STATUSES = new Set(['passed', 'failed', 'skipped', 'untested', 'undefined']);
+
+/**
+ * behave's JUnit reporter (behave/reporter/junit.py, 1.2.6) writes one file per feature file: a
+ * lone testsuite whose name is every test case's classname, each test case with behave's status,
+ * no file. Recognised from that. The classname is `<name>.<feature's name>`, where `<name>` is the
+ * feature file's path below the folder behave was given, without its extension, `/` as `.`; the
+ * boundary between the two is written only in the report's own name, `TESTS-<name>.xml`. The
+ * feature's name where the report's name tells it; undefined if the file is not behave's.
+ */
+function behaveFeature(root: XmlNode, file: string): { feature?: string } | undefined {
+  const classname = attr(root, 'name');
+  const cases = list(root.testcase);
+  const fits = (tc: XmlNode) =>
+    attr(tc, 'classname') === classname &&
+    BEHAVE_STATUSES.has(attr(tc, 'status') ?? '') &&
+    attr(tc, 'file') === undefined;
+  if (!classname || root.testsuite !== undefined || cases.length === 0 || !cases.every(fits))
+    return undefined;
+  const base = file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1);
+  const name = /^TESTS-(.+)\.xml$/.exec(base)?.[1];
+  if (!name || classname.length <= name.length + 1 || !classname.startsWith(`${name}.`)) return {};
+  return { feature: classname.slice(name.length + 1) };
+}
+
+/**
+ * behave's JUnit in the identity its JSON gives (src/reports/formats/cucumber.ts): the feature's
+ * name as classname and suite, the scenario's as name; the feature file is missing, which is
+ * said once. A report renamed keeps its classname, and says so. An undefined step's failure has
+ * no message (behave writes its exception, None): the failing step's line says which step it is.
+ */
+function behaveJunit(behave: { feature?: string }, tests: TestResult[]): ParsedTests {
+  const suite = behave.feature === undefined ? undefined : [behave.feature];
+  for (const t of tests) {
+    if (suite) {
+      t.suite = suite;
+      t.classname = behave.feature;
+    }
+    if (t.message === 'None')
+      t.message = t.details?.split('\n').find((l) => l.startsWith('Failing step: ')) ?? t.message;
+  }
+  return withGap(tests, {
+    reporter: 'behave junit',
+    placeholder: '{file}',
+    reason: suite
+      ? "writes no feature file (only its name, without folder and extension, in the report's name and classname)"
+      : "writes no feature file, and the report's name (behave's TESTS-<file>.xml tells the feature's name from the file's in classname) was changed",
+  });
+}
 
 /** A JUnit file's root element: `<testsuites>` (many) or a lone `<testsuite>`. */
 interface JunitRoot {
