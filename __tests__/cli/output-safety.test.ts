@@ -228,14 +228,18 @@ describe('text that people read on GitHub', () => {
   );
 
   test('bare URLs and www. names from data stay text in GitHub-flavoured Markdown', () => {
-    const name = 'see https://evil.example/x, HTTP://a.test, www.phish.example and mailto:a@b.io';
+    const name =
+      'see https://evil.example/x, HTTP://a.test, www.phish.example, _http://e.example/x_, ' +
+      'x _www.e.example_, (https://p.example), ftp://f.example and mailto:a@b.io';
     const cell = markdownCell(name);
     expect(cell.replace(/\u200b/g, '')).toBe(name);
     const table = `| test |\n| --- |\n| ${cell} |\n\n${cell}\n`;
     const html = marked.parse(table, { async: false, gfm: true });
     expect(html).not.toContain('<a');
     // The same text unescaped is linked: the check above can fail.
-    expect(marked.parse(name, { async: false, gfm: true })).toContain('<a href="https://evil');
+    const linked = marked.parse(name, { async: false, gfm: true });
+    for (const href of ['https://evil', 'http://e.example', 'http://www.e.example', 'ftp://f'])
+      expect(linked).toContain(`<a href="${href}`);
   });
 
   test('mentions and issue references from data neither notify nor link, and read the same', () => {

@@ -9,11 +9,12 @@ import { neutralise, oneLine } from './redact.js';
  * and no Markdown structure. Backslash escapes (CommonMark: any ASCII punctuation) read as the text
  * itself in raw Markdown (`\<90.00\>`, where entities read `&#60;90.00&#62;`) and render the same:
  * `<` starts no tag, `&` no entity. A bare URL would still become a link (GitHub's extended
- * autolinks: `http://`, `https://` and `www.`), so a zero-width space splits its scheme from `://`
- * and `www` from its dot; the text reads the same.
+ * autolinks: `http://`, `https://` and `www.`, also right after `_`, `*`, `~` or `(`; some
+ * renderers link `ftp://` too), so a zero-width space splits every such scheme from its `://` and
+ * `www` from its dot, wherever they stand; the text reads the same.
  */
 export function markdownCell(text: string): string {
   return neutralise(oneLine(text))
     .replace(/[\\|`[\]*<>&]/g, (c) => `\\${c}`)
-    .replace(/\b(?:https?(?=:\/\/)|www(?=\.))/giu, '$&\u200b');
+    .replace(/(?:https?|ftp)(?=:\/\/)|www(?=\.)/giu, '$&\u200b');
 }
