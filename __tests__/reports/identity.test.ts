@@ -157,22 +157,23 @@ describe("each reporter read into its runner's identity", () => {
 
   test.each([
     [
-      'a failed beforeAll: the suite case goes, the test it skipped takes its error',
+      'a failed beforeAll: the suite case goes, the test it stopped is an error with its message',
       vitestCase('db &gt; reads', '<skipped/>') + vitestCase('db', hookError),
-      [['db > reads', 'skipped', 'db down']],
+      [['db > reads', 'error', 'db down']],
     ],
     [
-      'a failed afterAll of a nested describe: the tests keep their own outcome',
+      'a failed afterAll of a nested describe: its tests ran, so the failure stays a failed case',
       vitestCase('outer &gt; db &gt; reads') + vitestCase('other') + vitestCase('db', hookError),
       [
         ['outer > db > reads', 'passed', undefined],
         ['other', 'passed', undefined],
+        ['db', 'failed', 'db down'],
       ],
     ],
     [
       'a failed hook outside any describe is the file, named as the classname',
       vitestCase('reads', '<skipped/>') + vitestCase('a.test.js', hookError),
-      [['reads', 'skipped', 'db down']],
+      [['reads', 'error', 'db down']],
     ],
     [
       'a file that failed to load, its one case, stays: no test lies under it',
@@ -185,6 +186,26 @@ describe("each reporter read into its runner's identity", () => {
       [
         ['db > reads', 'passed', undefined],
         ['dbx', 'failed', 'db down'],
+      ],
+    ],
+    [
+      'a failed test named as an earlier describe, whose tests passed, stays a failed test',
+      vitestCase('parse &gt; reads a number') +
+        vitestCase('parse &gt; reads a string') +
+        vitestCase('parse', hookError),
+      [
+        ['parse > reads a number', 'passed', undefined],
+        ['parse > reads a string', 'passed', undefined],
+        ['parse', 'failed', 'db down'],
+      ],
+    ],
+    [
+      'a failed test named as a describe but followed by other tests is no injected suite case',
+      vitestCase('db &gt; reads', '<skipped/>') + vitestCase('db', hookError) + vitestCase('later'),
+      [
+        ['db > reads', 'skipped', undefined],
+        ['db', 'failed', 'db down'],
+        ['later', 'passed', undefined],
       ],
     ],
   ])("vitest's junit: %s", (_name, cases, want) => {
@@ -327,6 +348,35 @@ describe("each reporter read into its runner's identity", () => {
       '<testsuite name="rspec"><testcase classname="spec.models.user_spec" name="User validates" file="./spec/models/user_spec.rb"/></testsuite>',
     );
     expect(report.tests[0]!.fullName).toBe('User validates');
+  });
+
+  test("pytest's xunit1 (classname = the file's path with dots) is not rspec's: keys stay classname.name", () => {
+    const cases =
+      '<testcase classname="tests.test_math" name="test_add" file="tests/test_math.py" line="3"/>' +
+      '<testcase classname="tests.api.test_math" name="test_get" file="tests/api/test_math.py" line="5"/>';
+    const pytest = parseReport(
+      'r.xml',
+      `<testsuites><testsuite name="pytest" tests="2">${cases}</testsuite></testsuites>`,
+    );
+    expect(pytest.tests.map((t) => t.fullName)).toEqual([undefined, undefined]);
+    // The same cases under rspec_junit_formatter's root (a parallel run's TEST_ENV_NUMBER too).
+    for (const name of ['rspec', 'rspec2'])
+      expect(
+        parseReport('r.xml', `<testsuite name="${name}">${cases}</testsuite>`).tests.map(
+          (t) => t.fullName,
+        ),
+      ).toEqual(['test_add', 'test_get']);
+  });
+
+  test("a Cucumber-JVM feature whose scenarios end with its name is not mocha's: no split, no gap", () => {
+    const report = parseReport(
+      'r.xml',
+      '<testsuite name="io.cucumber.core.plugin.JUnitFormatter" tests="2">' +
+        '<testcase classname="Login" name="Successful Login"/><testcase classname="Login" name="Failed Login"/>' +
+        '</testsuite>',
+    );
+    expect(report.tests.map((t) => t.fullName)).toEqual([undefined, undefined]);
+    expect(report.gap).toBeUndefined();
   });
 
   test("googletest JSON: 1.12's byte-per-escape names read as UTF-8, right escapes kept", () => {

@@ -116,8 +116,9 @@ const CUCUMBER_ROW = /^.* - #\d+\.\d+: /s;
 
 /**
  * The runner's identity from what each producer puts in classname and name (docs/architecture.md "Test
- * identity"), recognised once per file from its first test case, so that a Surefire or pytest
- * file of 100,000 test cases costs one comparison:
+ * identity"), recognised once per file from its root and its test cases; each check over every
+ * test stops at the first that does not fit, so a Surefire or pytest file of 100,000 test cases
+ * costs a few comparisons:
  * - jest-junit writes jest's full name as both classname and name, and no file: `{file}` stays
  *   empty (its addFileAttribute option writes it);
  * - vitest and Playwright write the test file (relative to their root and testDir) as classname
@@ -132,7 +133,7 @@ function withDialect(root: JunitRoot, tests: TestResult[]): ParsedTests {
   const rootName = attr(root.node, 'name');
   const mocha = mochaDialect(root, tests);
   if (mocha) return mocha;
-  if (isRspecJunit(first) && tests.every(isRspecJunit)) {
+  if (isRspecRoot(root) && isRspecJunit(first) && tests.every(isRspecJunit)) {
     for (const t of tests) t.fullName = t.name;
     return tests;
   }
@@ -190,10 +191,12 @@ const field = (t: TestResult, which: 'name' | 'classname') =>
 function mochaDialect(root: JunitRoot, tests: TestResult[]): ParsedTests | undefined {
   const rootName = attr(root.node, 'name');
   const endsWith = (full: string, title: string) => full === title || full.endsWith(` ${title}`);
-  for (const [full, title] of [
+  /** Which of classname and name holds the full title, the other the title. */
+  const orders = [
     ['name', 'classname'],
     ['classname', 'name'],
-  ] as const) {
+  ] as const;
+  for (const [full, title] of isMochaJunitRoot(root) ? orders : []) {
     const split = tests.every(
       (t) => t.classname !== undefined && endsWith(field(t, full), field(t, title)),
     );
@@ -210,6 +213,20 @@ function mochaDialect(root: JunitRoot, tests: TestResult[]): ParsedTests | undef
   if (rootName !== MOCHA_ROOT && !isMochaXunitRoot(root)) return undefined;
   for (const t of tests) t.fullName = t.classname ? `${t.classname} ${t.name}` : t.name;
   return tests;
+}
+
+/**
+ * mocha-junit-reporter's root: always `<testsuites>`, named "Mocha Tests" unless its
+ * testsuitesTitle option names it, with the file on each describe's testsuite. Names alone (a full
+ * title that ends with the title) would also match a Cucumber-JVM feature whose scenarios end with
+ * its name.
+ */
+function isMochaJunitRoot(root: JunitRoot): boolean {
+  if (!root.many) return false;
+  return (
+    attr(root.node, 'name') === MOCHA_ROOT ||
+    list(root.node.testsuite).some((suite) => attr(suite, 'file') !== undefined)
+  );
 }
 
 /** mocha-junit-reporter's tests outside any describe have no file: said once, naming how many. */
@@ -308,6 +325,15 @@ function jenkinsTitles(suites: XmlNode[], tests: TestResult[]): string[] | undef
 }
 
 /**
+ * rspec_junit_formatter's root: one testsuite named `rspec`, with the TEST_ENV_NUMBER of a
+ * parallel run after it. pytest's xunit1 files also write the file's path with dots as classname,
+ * so the classname alone does not tell.
+ */
+function isRspecRoot(root: JunitRoot): boolean {
+  return !root.many && /^rspec\d*$/.test(attr(root.node, 'name') ?? '');
+}
+
+/**
  * rspec_junit_formatter: the example group's file as classname (its path without the extension,
  * `/` as `.`: `spec.models.user_spec` for `./spec/models/user_spec.rb`) and RSpec's full description as
  * name, the identity rspec's json formatter gives too (src/reports/formats/rspec.ts).
@@ -332,12 +358,16 @@ const VITEST_PATH = ' > ';
  * vitest's junit reporter writes a suite whose beforeAll or afterAll hook failed as a test case of
  * its own, after the file's tests, named by the suite's title alone (the file's name for a hook
  * outside any describe) and holding the hook's error (packages/vitest/src/node/reporters/junit.ts,
- * "inject failed suites"). It is no test: vitest's json and CTRF reporters write none, only the
- * tests under it, with the state vitest gave them (skipped under a failed beforeAll), which the
- * junit file writes too. So the case is dropped, and the tests it stopped (skipped, no message of
- * their own) take its error as their message, which vitest's other reporters leave out.
- * A failed case is taken for such a suite only where earlier cases of its file lie under a
- * describe of its name; that index is built only for files with such a candidate.
+ * "inject failed suites"). vitest's json and CTRF reporters write no such test, only the tests
+ * under it: skipped under a failed beforeAll, as they ran under a failed afterAll.
+ * - A failed beforeAll: the case is dropped, and the tests it stopped (skipped, no message of their
+ *   own) become errors carrying its message: they did not run because of an error, which the gate
+ *   must see (vitest's json reporter calls them skipped and loses the error).
+ * - Anything else (a failed afterAll, whose tests ran; a real test named as a describe): the case
+ *   stays a failed test. A failure is never dropped; at worst a suite counts as one more test.
+ * A case is taken for such a suite only in the trailing block of its file (vitest injects them
+ * after the file's tests): failed, without a describe path, named as a describe of earlier cases
+ * of its file. The index of describes is built only for files with such a candidate.
  */
 function withoutSuiteCases(tests: TestResult[]): TestResult[] {
   if (!tests.some((t) => t.outcome === 'failed' && !t.name.includes(VITEST_PATH))) return tests;
@@ -360,19 +390,32 @@ function withoutSuiteCases(tests: TestResult[]): TestResult[] {
     });
     return index;
   };
+  /** The earlier cases of its file under the describe it names: [] for no suite case. */
+  const suiteOf = (t: TestResult, i: number): number[] =>
+    t.outcome !== 'failed' || t.classname === undefined || t.name.includes(VITEST_PATH)
+      ? []
+      : (describes(t.classname).get(t.name) ?? []).filter((j) => j < i);
   const dropped = new Set<number>();
-  tests.forEach((t, i) => {
-    if (t.outcome !== 'failed' || t.classname === undefined || t.name.includes(VITEST_PATH)) return;
-    const under = (describes(t.classname).get(t.name) ?? []).filter((j) => j < i);
-    if (under.length === 0) return;
-    dropped.add(i);
-    for (const j of under) {
-      const stopped = tests[j]!;
-      if (stopped.outcome !== 'skipped' || stopped.message) continue;
-      stopped.message = t.message;
-      stopped.details = t.details;
+  // From the end of each file back: its trailing block of suite cases, then no more.
+  const closed = new Set<string | undefined>();
+  for (let i = tests.length - 1; i >= 0; i--) {
+    const t = tests[i]!;
+    if (closed.has(t.classname)) continue;
+    const under = suiteOf(t, i);
+    if (under.length === 0) {
+      closed.add(t.classname);
+      continue;
     }
-  });
+    const stopped = under.filter((j) => tests[j]!.outcome === 'skipped' && !tests[j]!.message);
+    if (stopped.length === 0) continue;
+    dropped.add(i);
+    for (const j of stopped) {
+      const test = tests[j]!;
+      test.outcome = 'error';
+      test.message = t.message;
+      test.details = t.details;
+    }
+  }
   return dropped.size ? tests.filter((_, i) => !dropped.has(i)) : tests;
 }
 
