@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates every sample's reports with its real runner (npm packages, Debian packages, Maven
-# offline against Debian's repository). Needs root for apt-get; takes several minutes.
+# offline against Debian's repository). The samples that apt-get install a toolchain need root
+# (behave's only downloads and unpacks its packages); takes several minutes.
 # Usage: samples/regenerate.sh [runner ...]   (default: every folder with a regenerate.sh)
 set -euo pipefail
 cd "$(dirname "$0")"
