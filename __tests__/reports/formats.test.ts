@@ -6,6 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TestResult } from '../../src/reports/model.js';
 import { countTests, FORMATS, FORMAT_IDS, parseReport } from '../../src/reports/index.js';
+import { gherkinStep } from '../../src/reports/formats/cucumber.js';
 import { REPORT_FORMAT_IDS } from '../../src/shared/defaults.js';
 import { settingOf } from '../../src/settings.js';
 
@@ -182,6 +183,12 @@ describe('Gherkin step arguments (data tables, doc strings) in the steps', () =>
     parseReport(file, readFileSync(join('samples/cucumber-js/reports', file), 'utf8'));
   const json = sample('cucumber.json');
   const messages = sample('messages.ndjson');
+
+  test('a """ inside a doc string is escaped as Gherkin writes it, so the step has one closing line', () => {
+    expect(gherkinStep('And d', { docString: 'a\n"""\nb' })).toBe(
+      'And d\n"""\na\n\\"\\"\\"\nb\n"""',
+    );
+  });
 
   test('cucumber-js JSON and messages give every scenario the same steps, table rows and doc string included', () => {
     const stepsBy = (tests: TestResult[]) =>
