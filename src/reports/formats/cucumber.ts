@@ -155,7 +155,8 @@ function jsonArgument(step: Json): StepArgument | undefined {
  * A Gherkin step as one plain text (the test step's `action`): its keyword and text, then its
  * argument on the lines below as the feature file writes it: a data table as `| a | b |` rows,
  * columns padded, `|` and `\` in a cell escaped as Gherkin escapes them; a doc string between
- * `"""` lines, a `"""` inside it escaped (`\"\"\"`) as Gherkin writes it. Plain text, never Markdown: no header separator row, no code fence.
+ * `"""` lines, a `"""` inside it escaped (`\"\"\"`) as Gherkin writes it. Plain text, never
+ * Markdown: no header separator row, no code fence.
  */
 export function gherkinStep(text: string, argument: StepArgument | undefined): string {
   if (!argument) return text;

@@ -29,28 +29,22 @@ export const junit: ReportFormat = {
   kind: 'xml',
   detect: (s) => s.xmlRoot === 'testsuites' || s.xmlRoot === 'testsuite',
   parse(doc, file) {
-    const tests: TestResult[] = [];
+    const many = doc.testsuites !== undefined;
     const root = (doc.testsuites ?? doc.testsuite) as XmlNode | string | undefined;
     const rootNode = typeof root === 'object' ? root : {};
     // Before the walk, which lets go of the test cases it has read.
-    const behave = doc.testsuites === undefined ? behaveFeature(rootNode, file) : undefined;
-    if (behave) return behaveJunit(behave, walked(rootNode));
-    if (doc.testsuites !== undefined) {
+    const behave = many ? undefined : behaveFeature(rootNode, file);
+    const tests: TestResult[] = [];
+    if (many) {
       for (const suite of list(rootNode.testsuite)) walkSuite(suite, [], tests);
       for (const testcase of list(rootNode.testcase)) tests.push(toResult(testcase, []));
     } else {
       walkSuite(rootNode, [], tests);
     }
-    return withDialect({ node: rootNode, many: doc.testsuites !== undefined }, foldRepeats(tests));
+    const folded = foldRepeats(tests);
+    return behave ? behaveJunit(behave, folded) : withDialect({ node: rootNode, many }, folded);
   },
 };
-
-/** The test cases of one suite and the suites under it. */
-function walked(suite: XmlNode): TestResult[] {
-  const tests: TestResult[] = [];
-  walkSuite(suite, [], tests);
-  return foldRepeats(tests);
-}
 
 /** The statuses behave writes on its test cases (behave/model_core.py, Status). */
 const BEHAVE_STATUSES = new Set(['passed', 'failed', 'skipped', 'untested', 'undefined']);
@@ -133,7 +127,7 @@ function withDialect(root: JunitRoot, tests: TestResult[]): ParsedTests {
   const rootName = attr(root.node, 'name');
   const mocha = mochaDialect(root, tests);
   if (mocha) return mocha;
-  if (isRspecRoot(root) && isRspecJunit(first) && tests.every(isRspecJunit)) {
+  if (isRspecRoot(root) && tests.every(isRspecJunit)) {
     for (const t of tests) t.fullName = t.name;
     return tests;
   }
