@@ -80,8 +80,38 @@ export interface IdentityGap {
   tests: number;
 }
 
+/**
+ * A failure of the run that is no test's result (docs/design.md "Run errors"): a test file that
+ * failed to load, a collection error, a build failure, a panic outside any test, an undefined
+ * step. The tests it stopped are absent from the report, so the gate fails on it by default and
+ * sync never retires a case of the file or suite it names.
+ */
+export interface RunError {
+  /** The test file it concerns, as the report writes it (keys make it workspace-relative). */
+  file?: string;
+  /** The suite (JUnit testsuite, go package, feature) it concerns, where the report says. */
+  suite?: string;
+  /** What the runner said, first line first. */
+  message: string;
+}
+
+/**
+ * What a report tells of the run being partial (a shard, a name or tag filter): such a run
+ * cannot prove a test gone. Absent: the report tells nothing either way.
+ */
+export interface RunSelection {
+  /** The shard, as the runner writes it (`2/3`). */
+  shard?: string;
+  /** A filter on names, tags or markers the runner recorded (`--grep`, `-t`). */
+  filter?: string;
+}
+
 /** A parser's tests, with what their reporter cannot tell (set by the adapter that knows). */
-export type ParsedTests = TestResult[] & { gap?: IdentityGap };
+export type ParsedTests = TestResult[] & {
+  gap?: IdentityGap;
+  runErrors?: RunError[];
+  selection?: RunSelection;
+};
 
 /** The tests with the identity gap of their reporter attached, counting the tests that lack it. */
 export function withGap(
@@ -101,6 +131,10 @@ export interface ParsedReport {
   tests: TestResult[];
   /** What the reporter cannot tell of its tests' identity (jest-junit: the file). */
   gap?: IdentityGap;
+  /** Failures of the run that are no test's result (a file that failed to load). */
+  runErrors?: RunError[];
+  /** What the report tells of the run being partial (a shard, a filter). */
+  selection?: RunSelection;
 }
 
 export interface Counts {

@@ -70,7 +70,14 @@ export function parseReport(
   const format = pickFormat(file, text, options.format ?? 'auto');
   const tests: ParsedTests = runParser(format, file, text);
   withoutAnsi(tests);
-  return { file, format: format.id, tests, ...(tests.gap ? { gap: tests.gap } : {}) };
+  return {
+    file,
+    format: format.id,
+    tests,
+    ...(tests.gap ? { gap: tests.gap } : {}),
+    ...(tests.runErrors?.length ? { runErrors: tests.runErrors } : {}),
+    ...(tests.selection ? { selection: tests.selection } : {}),
+  };
 }
 
 /** Messages without colour codes (jest, vitest and Playwright colour theirs). */
