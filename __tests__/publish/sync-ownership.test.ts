@@ -7,6 +7,8 @@ import type { ServiceClient } from '../../src/api/client.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { describeSyncResult, sync } from '../../src/publish/index.js';
 import { renderSyncSection, renderSyncSummary } from '../../src/publish/sync-summary.js';
+import { markdownCell } from '../../src/shared/markdown.js';
+import { marked } from 'marked';
 import type { TestResult, TestStep } from '../../src/reports/model.js';
 import { call, PROJECT, testSeed } from '../helpers/emulator.js';
 import { clientOf, closeAll, publishEmulator, testOf } from '../helpers/publish.js';
@@ -347,6 +349,35 @@ describe('writes merge against what they read', () => {
     expect(result.steps.updated).toBe(0);
     expect(result.kept).toEqual([expect.objectContaining({ field: 'step 2', why: 'edited' })]);
   });
+});
+
+test("what was kept is data in every summary: a person's name and value never become Markdown", async () => {
+  const hostile = '@octocat fixes #12 *bold* [link](x) <img src=x> | cell';
+  const emu = await publishEmulator({
+    seed: automatedSeed(0, [
+      {
+        name: hostile,
+        automationKey: 'Suite.cart',
+        automationStatus: 'AUTOMATED',
+        status: 'ACTIVE',
+        customFields: { component: hostile },
+      },
+    ]),
+  });
+  const test = {
+    ...testOf('Suite', 'cart', 'passed'),
+    properties: { component: '<b>billing</b>' },
+  };
+  const plan = await sync(
+    clientOf(emu),
+    syncOptions([test], { 'case-fields': 'component=property:component', 'dry-run': true }),
+  );
+  expect(plan.kept.map((k) => k.field)).toEqual(['name', 'component']);
+  for (const md of [renderSyncSummary(plan), renderSyncSection(plan, markdownCell)]) {
+    const html = marked.parse(md, { async: false, gfm: true });
+    expect(html).not.toMatch(/<img|<a |<b>|<strong>|<em>/);
+    expect(md).not.toMatch(/(^|[^\\\u200b])@octocat/);
+  }
 });
 
 describe('fields mapped from labels', () => {

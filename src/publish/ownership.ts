@@ -156,10 +156,10 @@ export function keptDetail(k: KeptField, cell: (text: string) => string): string
   if (k.field === 'name') return `its key would name it ${cell(k.ours)}`;
   if (k.field === 'steps') return `${cell(k.theirs)} kept; the report gives ${cell(k.ours)}`;
   if (k.field.startsWith('step '))
-    return `${k.field} changed since sync read it; kept, not ${cell(k.ours)}`;
+    return `${cell(k.field)} changed since sync read it; kept, not ${cell(k.ours)}`;
   const why =
     k.why === 'edited' ? 'changed since sync wrote it' : 'sync holds no record of writing it';
-  return `${k.field} ${cell(k.theirs)} kept, the report gives ${cell(k.ours)}: ${why}`;
+  return `${cell(k.field)} ${cell(k.theirs)} kept, the report gives ${cell(k.ours)}: ${why}`;
 }
 
 /** The group a kept field is listed under: name, steps, or the mapped field. */
