@@ -5,13 +5,19 @@
  */
 import type { ServiceClient } from '../../src/api/client.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { describeSyncResult, sync } from '../../src/publish/index.js';
+import {
+  describeSyncResult,
+  publish,
+  publishSettings,
+  settingsFrom,
+  sync,
+} from '../../src/publish/index.js';
 import { renderSyncSection, renderSyncSummary } from '../../src/publish/sync-summary.js';
 import { markdownCell } from '../../src/shared/markdown.js';
 import { marked } from 'marked';
 import type { TestResult, TestStep } from '../../src/reports/model.js';
 import { call, PROJECT, testSeed } from '../helpers/emulator.js';
-import { clientOf, closeAll, publishEmulator, testOf } from '../helpers/publish.js';
+import { clientOf, closeAll, publishEmulator, report, testOf } from '../helpers/publish.js';
 import {
   automatedSeed,
   byAutomationKey,
@@ -317,6 +323,26 @@ describe('steps matched by their text', () => {
 });
 
 describe('writes merge against what they read', () => {
+  test("a step a person edits between sync's read and its delete stays", async () => {
+    const emu = await publishEmulator({ seed: testSeed() });
+    await sync(clientOf(emu), syncOptions(scenario('Given a', 'When b', 'Then c')));
+    const { id } = byAutomationKey(emu, 'Feature.scenario')!;
+    const b = liveSteps(emu, id)[1]!.id;
+    const client = afterRead(clientOf(emu), `test_steps/${b}`, () =>
+      editByHand(emu, 'test_steps', b, { expectedResult: 'b happened' }),
+    );
+    const result = await sync(client, syncOptions(scenario('Given a', 'Then c')));
+    expect(stepIds(emu, id)).toEqual([
+      [expect.any(String), 'Given a'],
+      [b, 'When b'],
+      [expect.any(String), 'Then c'],
+    ]);
+    expect(result.steps.deleted).toBe(0);
+    expect(result.kept).toEqual([
+      expect.objectContaining({ field: 'step 2', ours: '(removed)', why: 'edited' }),
+    ]);
+  });
+
   test("a person's rename between sync's read and its write is kept; the key still moves", async () => {
     const emu = await publishEmulator({ seed: automatedSeed(1) });
     const { id } = byAutomationKey(emu, 'Suite.test0')!;
@@ -463,6 +489,31 @@ describe('fields mapped from labels', () => {
     const again = await sync(clientOf(emu), syncOptions(tagged('normal', 'checkout'), flags));
     expect(writes(emu.stats())).toBe(0);
     expect(again.kept).toHaveLength(1);
+  });
+
+  test('publish --sync reads ownership-field and replace-steps as sync does; ownership-field without case-fields is said to do nothing', async () => {
+    const emu = await publishEmulator({ seed: seed() });
+    const settings = publishSettings(
+      settingsFrom({ 'cycle-name': 'CI run', sync: true, ...mapping, 'ownership-field': OWN }),
+      {},
+    );
+    expect(settings).toMatchObject({ ownershipField: OWN, replaceSteps: false });
+    await publish(clientOf(emu), { ...settings, reports: [report(tagged('high', 'billing'))] });
+    const made = byAutomationKey(emu, 'Suite.cart')!;
+    expect(JSON.parse(String((made.customFields as Record<string, unknown>)[OWN]))).toEqual({
+      priority: 'HIGH',
+      component: 'billing',
+    });
+    const alone = await sync(
+      clientOf(emu),
+      syncOptions(tagged('high'), { 'ownership-field': OWN }),
+    );
+    expect(alone.warnings).toEqual([
+      'ownership-field has no effect without case-fields: it records the mapped values sync writes',
+    ]);
+    expect(() => syncOptions([], { ...mapping, 'ownership-field': 'component' })).toThrow(
+      /ownership-field: component is mapped by case-fields too/,
+    );
   });
 
   test('an ownership-field the Space does not define is a config error before any write', async () => {
