@@ -489,6 +489,12 @@ describe('fields mapped from labels', () => {
     const again = await sync(clientOf(emu), syncOptions(tagged('normal', 'checkout'), flags));
     expect(writes(emu.stats())).toBe(0);
     expect(again.kept).toHaveLength(1);
+    // A test with no mapped labels: nothing to record, nothing written once its case exists.
+    const bare = [testOf('Suite', 'bare', 'passed')];
+    await sync(clientOf(emu), syncOptions(bare, flags));
+    emu.resetStats();
+    await sync(clientOf(emu), syncOptions(bare, flags));
+    expect(writes(emu.stats())).toBe(0);
   });
 
   test('publish --sync reads ownership-field and replace-steps as sync does; ownership-field without case-fields is said to do nothing', async () => {

@@ -129,8 +129,9 @@ export function judgeFields(
         why: recorded ? 'edited' : 'not-recorded',
       });
   }
+  // Written only when what it says changes: a test with no mapped value writes no record.
   const text = JSON.stringify(next);
-  const recordChanged = ownershipField !== undefined && have[ownershipField] !== text;
+  const recordChanged = ownershipField !== undefined && JSON.stringify(record ?? {}) !== text;
   if (Object.keys(custom).length || recordChanged)
     change.customFields = {
       ...have,
