@@ -31,13 +31,29 @@ export const SYNC_SETTINGS = {
   },
   'case-names': {
     type: 'choice',
-    choices: ['key', 'keep'],
+    choices: ['key', 'keep', 'replace'],
     default: 'key',
     env: 'TESTCYCLE_CASE_NAMES',
     modes: ['publish', 'sync'],
     commands: ['publish', 'sync'],
     description:
-      "Sync: the name of an automated test case. key: its automation key, given again when the case's name differs (a renamed test renames its case). keep: the key names a case when sync creates it, and sync never renames a case afterwards, so a name a person wrote stays.",
+      "Sync: the name of a test case. key: its automation key, while the case's name is the one sync gave it (the name of its automation key, or of its old key under migrate-keys); a name a person wrote stays, and the summary lists it. keep: the key names a case when sync creates it, and sync never renames a case afterwards. replace: every matched case is named after its key, a person's name too.",
+  },
+  'replace-steps': {
+    type: 'boolean',
+    default: 'false',
+    modes: ['publish', 'sync'],
+    commands: ['publish', 'sync'],
+    description:
+      "Sync: replace the written steps of matched test cases that are not AUTOMATED (a MANUAL case linked by its case key, say) with the report's. Without it, such steps and the case's automation status stay, and the summary lists them; the steps of AUTOMATED cases, and of cases without steps, are always the report's.",
+  },
+  'ownership-field': {
+    type: 'string',
+    placeholder: 'NAME',
+    modes: ['publish', 'sync'],
+    commands: ['publish', 'sync'],
+    description:
+      "Sync: a string custom field of test cases where sync records the values case-fields wrote, so that it follows the report's changes of its own values and keeps only a person's edits. Without it, sync fills empty fields and keeps every value that differs from the report's (the summary lists them).",
   },
   'case-fields': {
     type: 'string',

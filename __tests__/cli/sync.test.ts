@@ -67,7 +67,7 @@ test('sync --retire-missing over the bound exits 2, names --retire-max, writes n
   expect(human.out).toContain('3 archived');
 });
 
-test('--case-names keep: the dry run renames nothing a person named; TESTCYCLE_CASE_NAMES does the same; a bad value names the flag or variable before any request', async () => {
+test('a name a person wrote: kept by default (the dry run shows both names and the flag), renamed by --case-names replace, never listed under keep; TESTCYCLE_CASE_NAMES does the same; a bad value names the flag or variable before any request', async () => {
   const emu = await emulator({
     seed: testSeed({
       testCases: [
@@ -83,12 +83,21 @@ test('--case-names keep: the dry run renames nothing a person named; TESTCYCLE_C
   });
   const env = { TESTCYCLE_BASE_URL: emu.url, TESTCYCLE_TOKEN: RW, TESTCYCLE_RATE_LIMIT: '1000/1m' };
   const report = junit(1);
-  const byKey = await runCli(['sync', '--report', report, '--dry-run'], env);
-  expect(byKey.out).toContain('1 would be renamed');
-  expect(byKey.out).toContain('Suite.test0');
+  const byDefault = await runCli(['sync', '--report', report, '--dry-run'], env);
+  expect(byDefault.out).toContain('0 would be renamed');
+  expect(byDefault.out).toContain(
+    'name kept: 1\n  DEMO-T1 Zero, named by hand (its key would name it Suite.test0)',
+  );
+  expect(byDefault.err).toContain('--case-names replace names every matched case after its key');
+  const byKey = await runCli(
+    ['sync', '--report', report, '--dry-run', '--case-names', 'replace'],
+    env,
+  );
+  expect(byKey.out).toContain('would be renamed: 1\n  DEMO-T1 Zero, named by hand → Suite.test0');
   const keep = await runCli(['sync', '--report', report, '--dry-run', '--case-names', 'keep'], env);
   expect(keep.code).toBe(0);
   expect(keep.out).toContain('0 would be renamed');
+  expect(keep.out).not.toContain('kept');
   const fromEnv = await runCli(['sync', '--report', report, '--dry-run'], {
     ...env,
     TESTCYCLE_CASE_NAMES: 'keep',
@@ -97,12 +106,12 @@ test('--case-names keep: the dry run renames nothing a person named; TESTCYCLE_C
   emu.resetStats();
   const bad = await runCli(['sync', '--report', report, '--case-names', 'manual'], env);
   expect(bad.code).toBe(2);
-  expect(bad.err).toContain('--case-names: "manual" is not one of key, keep');
+  expect(bad.err).toContain('--case-names: "manual" is not one of key, keep, replace');
   const badEnv = await runCli(['publish', '--report', report, '--cycle-name', 'n', '--sync'], {
     ...env,
     TESTCYCLE_CASE_NAMES: 'Keep',
   });
   expect(badEnv.code).toBe(2);
-  expect(badEnv.err).toContain('TESTCYCLE_CASE_NAMES: "Keep" is not one of key, keep');
+  expect(badEnv.err).toContain('TESTCYCLE_CASE_NAMES: "Keep" is not one of key, keep, replace');
   expect(emu.stats().total).toBe(0);
 });

@@ -150,8 +150,13 @@ test.each([
   ],
   ['gate', 'annotations', 'maybe', /^input annotations: "maybe" is not true or false\.$/],
   ['report', 'job-summary', 'perhaps', /^input job-summary: "perhaps" is not true or false\.$/],
-  ['sync', 'case-names', 'Keep', /^input case-names: "Keep" is not one of key, keep\.$/],
-  ['publish', 'case-names', 'manual', /^input case-names: "manual" is not one of key, keep\.$/],
+  ['sync', 'case-names', 'Keep', /^input case-names: "Keep" is not one of key, keep, replace\.$/],
+  [
+    'publish',
+    'case-names',
+    'manual',
+    /^input case-names: "manual" is not one of key, keep, replace\.$/,
+  ],
 ])(
   'mode %s with a bad %s (%s) sends no request and names the input',
   async (mode, input, value, message) => {

@@ -7,7 +7,6 @@ import {
   RetireBoundError,
   publish,
   sync,
-  type SyncOptions,
   settingsFrom,
   syncSettings,
 } from '../../src/publish/index.js';
@@ -15,7 +14,6 @@ import { DEFAULT_AUTOMATION_KEY } from '../../src/publish/index.js';
 import { keyBuilder } from '../../src/publish/match.js';
 import { readFileSync } from 'node:fs';
 import { parseReport, readReports } from '../../src/reports/index.js';
-import type { TestResult } from '../../src/reports/model.js';
 import { call, OTHER_USER, testSeed } from '../helpers/emulator.js';
 import {
   clientOf,
@@ -25,45 +23,16 @@ import {
   report,
   testOf,
 } from '../helpers/publish.js';
+import {
+  automatedSeed,
+  byAutomationKey,
+  casesOf,
+  syncOptions,
+  testsOf,
+  writes,
+} from '../helpers/sync.js';
 
 afterEach(closeAll);
-
-const writes = (stats: { byMethod: Record<string, number> }) =>
-  (stats.byMethod.POST ?? 0) + (stats.byMethod.PATCH ?? 0) + (stats.byMethod.DELETE ?? 0);
-
-/** `testcycle sync` with these flags: every other setting at its default. */
-function syncOptions(
-  tests: TestResult[],
-  flags: Record<string, unknown> = {},
-  extra: Partial<SyncOptions> = {},
-): SyncOptions {
-  return { ...syncSettings(settingsFrom(flags), {}), reports: [report(tests)], ...extra };
-}
-
-/** N automated cases keyed and named as sync names them (`Suite.test{i}`, no file). */
-function automatedSeed(n: number, extra: Record<string, unknown>[] = []) {
-  return testSeed({
-    testCases: [
-      ...Array.from({ length: n }, (_, i) => ({
-        name: `Suite.test${i}`,
-        automationKey: `Suite.test${i}`,
-        automationStatus: 'AUTOMATED',
-        status: 'ACTIVE',
-      })),
-      ...extra,
-    ],
-  });
-}
-
-const testsOf = (n: number, from = 0) =>
-  Array.from({ length: n }, (_, i) => testOf('Suite', `test${from + i}`, 'passed'));
-
-function casesOf(emu: RunningEmulator): ({ id: string } & Record<string, unknown>)[] {
-  return [...emu.service.store.all('test_cases')].map((r) => ({ ...r.attributes, id: r.id }));
-}
-
-const byAutomationKey = (emu: RunningEmulator, key: string) =>
-  casesOf(emu).find((c) => c.automationKey === key);
 
 describe('request budget: a sync with nothing changed costs only reads', () => {
   test.each([1, 100, 250])('%i cases: projects + ceil(N/100) pages, no write', async (n) => {
@@ -78,17 +47,21 @@ describe('request budget: a sync with nothing changed costs only reads', () => {
   test('renamed cases cost a GET (for the ETag) and a PATCH each, as planned', async () => {
     const n = 200;
     const emu = await publishEmulator({ seed: automatedSeed(n) });
-    // 10% of the cases carry another name: the code owns it, so sync gives it back.
+    // 10% of the cases carry another name: --case-names replace gives each its key's name.
     for (const c of casesOf(emu).slice(0, 20))
       emu.service.store.write(emu.service.store.get('test_cases', c.id)!, {
         name: `old ${c.name}`,
       });
-    const planned = await sync(clientOf(emu), syncOptions(testsOf(n), { 'dry-run': true }));
+    const replace = { 'case-names': 'replace' };
+    const planned = await sync(
+      clientOf(emu),
+      syncOptions(testsOf(n), { ...replace, 'dry-run': true }),
+    );
     expect(planned.renamed).toHaveLength(20);
     expect(planned.plannedRequests).toBe(40);
     expect(writes(emu.stats())).toBe(0);
     emu.resetStats();
-    const result = await sync(clientOf(emu), syncOptions(testsOf(n)));
+    const result = await sync(clientOf(emu), syncOptions(testsOf(n), replace));
     expect(result.renamed).toHaveLength(20);
     expect(result.renamed[0]!.from).toMatch(/^old Suite\.test/);
     expect(emu.stats().byMethod.PATCH).toBe(20);
@@ -193,14 +166,26 @@ describe('--retire-missing', () => {
 });
 
 describe('renames and --migrate-keys', () => {
-  test('a renamed test with an explicit case key keeps its case, renamed', async () => {
+  test('a renamed test with an explicit case key keeps its case, and the name a person gave it', async () => {
     const emu = await publishEmulator({
       seed: testSeed({ testCases: [{ name: 'Adds numbers', status: 'ACTIVE' }] }),
     });
     const [{ id, testCaseKey }] = casesOf(emu) as { id: string; testCaseKey: string }[];
     const named = (name: string) => [testOf('Calc', `${testCaseKey} ${name}`, 'passed')];
-    await sync(clientOf(emu), syncOptions(named('adds numbers')));
-    const result = await sync(clientOf(emu), syncOptions(named('adds two numbers')));
+    const linked = await sync(clientOf(emu), syncOptions(named('adds numbers')));
+    expect(linked.renamed).toEqual([]);
+    expect(linked.kept).toEqual([
+      expect.objectContaining({ field: 'name', name: 'Adds numbers', why: 'written-by-person' }),
+    ]);
+    const kept = await sync(clientOf(emu), syncOptions(named('adds two numbers')));
+    expect(kept.created).toEqual([]);
+    expect(casesOf(emu)).toEqual([
+      expect.objectContaining({ id, name: 'Adds numbers', automationStatus: 'AUTOMATED' }),
+    ]);
+    // --case-names replace names it after the test, and follows the test's renames.
+    const replace = { 'case-names': 'replace' };
+    await sync(clientOf(emu), syncOptions(named('adds numbers'), replace));
+    const result = await sync(clientOf(emu), syncOptions(named('adds two numbers'), replace));
     expect(result.renamed).toEqual([
       {
         key: testCaseKey,
@@ -268,8 +253,16 @@ describe('renames and --migrate-keys', () => {
     const plan = await sync(clientOf(emu), syncOptions(tests, { ...keep, 'dry-run': true }));
     expect(plan.renamed).toEqual([]);
     expect(plan.created.map((c) => c.name)).toEqual(['Suite.new']);
-    // The default names it after its key again: the plan says so.
-    const byKey = await sync(clientOf(emu), syncOptions(tests, { 'dry-run': true }));
+    // The default keeps it too, and says so; replace names it after its key: the plan says so.
+    const byDefault = await sync(clientOf(emu), syncOptions(tests, { 'dry-run': true }));
+    expect(byDefault.renamed).toEqual([]);
+    expect(byDefault.kept).toEqual([
+      expect.objectContaining({ name: 'Checkout applies a voucher', ours: 'Suite.voucher' }),
+    ]);
+    const byKey = await sync(
+      clientOf(emu),
+      syncOptions(tests, { 'case-names': 'replace', 'dry-run': true }),
+    );
     expect(byKey.renamed).toEqual([
       expect.objectContaining({ name: 'Suite.voucher', from: 'Checkout applies a voucher' }),
     ]);
@@ -296,7 +289,7 @@ describe('renames and --migrate-keys', () => {
     expect(byAutomationKey(emu, 'src/suite.test.js › Suite.test0')!.name).toBe('Zero, by hand');
   });
 
-  test('publish --sync --case-names keep leaves a hand-written name; the default gives the key back', async () => {
+  test('publish --sync leaves a hand-written name (keep, and the default); replace gives the key back', async () => {
     const seed = automatedSeed(1);
     const emu = await publishEmulator({ seed });
     const { id } = byAutomationKey(emu, 'Suite.test0')!;
@@ -308,14 +301,20 @@ describe('renames and --migrate-keys', () => {
     );
     expect(kept.sync!.renamed).toEqual([]);
     expect(byAutomationKey(emu, 'Suite.test0')!.name).toBe('Zero, by hand');
-    const byKey = await publish(clientOf(emu), publishOptions(tests, { sync: true }));
+    const byDefault = await publish(clientOf(emu), publishOptions(tests, { sync: true }));
+    expect(byDefault.sync!.renamed).toEqual([]);
+    expect(byDefault.sync!.kept).toEqual([expect.objectContaining({ name: 'Zero, by hand' })]);
+    const byKey = await publish(
+      clientOf(emu),
+      publishOptions(tests, { sync: true, caseNames: 'replace' }),
+    );
     expect(byKey.sync!.renamed).toEqual([expect.objectContaining({ from: 'Zero, by hand' })]);
     expect(byAutomationKey(emu, 'Suite.test0')!.name).toBe('Suite.test0');
   });
 
   test('a bad --case-names is a config error naming the setting and its choices, before any request', () => {
     expect(() => syncSettings(settingsFrom({ 'case-names': 'manual' }), {})).toThrow(
-      /case-names: "manual" is not one of key, keep/,
+      /case-names: "manual" is not one of key, keep, replace/,
     );
     expect(syncSettings(settingsFrom({}), {}).caseNames).toBe('key');
   });
@@ -427,25 +426,34 @@ describe('steps', () => {
 describe('--case-fields', () => {
   test('priority from a tag, owner from a label (a user by email), a custom field from a property', async () => {
     const emu = await publishEmulator({ seed: automatedSeed(1) });
-    const test = {
-      ...testOf('Suite', 'test0', 'passed'),
+    const tagged = (name: string) => ({
+      ...testOf('Suite', name, 'passed'),
       properties: { tags: '@smoke,@priority:high', component: 'billing' },
       labels: { owner: 'BOB@example.com', severity: 'critical' },
-    };
+    });
+    const tests = [tagged('test0'), tagged('new')];
     const flags = {
       'case-fields': 'priority=tag:priority,owner=label:owner,component=property:component',
     };
-    const result = await sync(clientOf(emu), syncOptions([test], flags));
-    expect(result.updated).toEqual([
-      expect.objectContaining({ fields: ['priority', 'owner', 'customFields'] }),
-    ]);
-    expect(byAutomationKey(emu, 'Suite.test0')).toMatchObject({
+    const result = await sync(clientOf(emu), syncOptions(tests, flags));
+    const mapped = {
       priority: 'HIGH',
       ownerId: OTHER_USER,
       customFields: { component: 'billing' },
-    });
+    };
+    // A new case gets every mapped value.
+    expect(byAutomationKey(emu, 'Suite.new')).toMatchObject(mapped);
+    // An existing case: its empty fields are filled; its priority (MEDIUM, not the report's,
+    // written by no one sync knows of) is kept (docs/design.md "Sync: what sync owns").
+    expect(result.updated).toEqual([
+      expect.objectContaining({ fields: ['owner', 'customFields'] }),
+    ]);
+    expect(byAutomationKey(emu, 'Suite.test0')).toMatchObject({ ...mapped, priority: 'MEDIUM' });
+    expect(result.kept).toEqual([
+      expect.objectContaining({ field: 'priority', ours: 'HIGH', why: 'not-recorded' }),
+    ]);
     emu.resetStats();
-    await sync(clientOf(emu), syncOptions([test], flags));
+    await sync(clientOf(emu), syncOptions(tests, flags));
     // In step: projects, custom fields, users, cases; no write.
     expect(writes(emu.stats())).toBe(0);
     expect(emu.stats().total).toBe(4);

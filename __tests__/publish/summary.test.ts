@@ -188,6 +188,7 @@ describe('publish --sync: what sync did, in a short section of the summary', () 
     archived: [],
     restored: [ref(5)],
     steps: { created: 3, updated: 1, deleted: 0, cases: 2 },
+    kept: [],
     unchanged: 11,
     retire: { automated: 20, max: 2, enabled: false },
     plannedRequests: 0,

@@ -63,14 +63,18 @@ export interface ResolvedCaseFields {
   customTypes: Map<string, string>;
 }
 
-/** Reads what the mapping needs from the Space: custom fields once, users once. */
+/**
+ * Reads what the mapping needs from the Space: custom fields once (also for the ownership field,
+ * where sync records what it wrote: docs/design.md "Sync: what sync owns"), users once.
+ */
 export async function resolveCaseFields(
   client: ServiceClient,
   rules: CaseFieldMapping,
+  ownershipField?: string,
 ): Promise<ResolvedCaseFields> {
   const custom = rules.filter((r) => r.field !== 'priority' && r.field !== 'owner');
   const customTypes = new Map<string, string>();
-  if (custom.length) {
+  if (custom.length || ownershipField) {
     const defined = new Map<string, string>();
     for await (const d of client.iterate<'service_custom_field'>('/service_custom_field')) {
       const entity = String(d.attributes.entity ?? '');
@@ -86,6 +90,12 @@ export async function resolveCaseFields(
         );
       customTypes.set(r.field, defined.get(r.field)!);
     }
+    if (ownershipField && defined.get(ownershipField) !== 'string')
+      throw new ConfigError(
+        'ownership-field',
+        `${oneLine(ownershipField)} is no ${defined.has(ownershipField) ? 'string ' : ''}custom field of test cases in this Space (it defines ${[...defined].map(([k, t]) => `${oneLine(k)} (${oneLine(t)})`).join(', ') || 'none'}); define a string custom field of test cases for sync's record, or leave ownership-field out.`,
+        'UNKNOWN_CASE_FIELD',
+      );
   }
   const users = new Map<string, string>();
   if (rules.some((r) => r.field === 'owner')) {

@@ -75,7 +75,6 @@ export { literalParts, matchesPattern, patternFilter } from './series.js';
 export {
   sync,
   describeSyncResult,
-  planSteps,
   RetireBoundError,
   DEFAULT_RETIRE_SHARE,
   type SyncOptions,
@@ -84,6 +83,8 @@ export {
   type CaseNames,
 } from './inventory.js';
 export { syncSettings, type SyncSettings } from './sync-settings.js';
+export { planSteps } from './steps.js';
+export type { Kept, KeptWhy } from './ownership.js';
 export { renderSyncSummary } from './sync-summary.js';
 export { parseCaseFields, type CaseFieldMapping } from './case-fields.js';
 export {

@@ -2,20 +2,21 @@
  * `testcycle sync`: the Space's automated test cases kept in step with the code (docs/design.md
  * "Sync"). Reads first (the automated cases once, 100 a page, only the fields the plan looks at;
  * the steps of the cases whose tests carry steps), then a plan (created, renamed, re-keyed,
- * updated, archived, restored, steps), then the writes through the client's scheduler. Every
- * PATCH merges against the record it read (docs/architecture.md "Writes after reads"): a field
- * someone else changed in between is judged again, never overwritten by accident. Nothing here is
- * about executions: src/publish/sync.ts writes those.
+ * updated, archived, restored, steps, kept), then the writes through the client's scheduler.
+ * Sync writes only what it owns and keeps what a person wrote (src/publish/ownership.ts; steps
+ * matched by their text: src/publish/steps.ts). Every PATCH merges against the record it read
+ * (docs/architecture.md "Writes after reads"): a field someone else changed in between is judged
+ * again, never overwritten by accident. Nothing here is about executions: src/publish/sync.ts
+ * writes those.
  */
 import { type Resource, type ServiceClient, updateWithRetry } from '../api/client.js';
 import { ConfigError, ServiceError, stopIfInterrupted, type Words } from '../shared/errors.js';
 import { chunkIn, f } from '../api/filter.js';
 import { oneLine, type Logger, silentLogger } from '../shared/redact.js';
-import type { ParsedReport, TestResult, TestStep } from '../reports/model.js';
+import type { ParsedReport, TestResult } from '../reports/model.js';
 import type { AttributesOf, WritableAttributesOf } from '../schema/resources.js';
 import { type CaseFieldMapping, caseFieldsOf, resolveCaseFields } from './case-fields.js';
 import { describeCollisions, findKeyCollisions, testKeysOf } from './collisions.js';
-import { createOrFind } from './idempotent.js';
 import {
   caseNameOf,
   checkAutomationKeyTemplate,
@@ -28,16 +29,35 @@ import {
   type MatchOptions,
   nextRank,
 } from './match.js';
+import {
+  createdFields,
+  judgeFields,
+  judgeName,
+  type Kept,
+  keptDetail,
+  type KeptField,
+  keptGroup,
+  keptHints,
+} from './ownership.js';
 import { forEachPooled } from './pool.js';
+import {
+  type ExistingStep,
+  planSteps,
+  stepCost,
+  type StepPlan,
+  stepWrites,
+  writeSteps,
+} from './steps.js';
 import { warningList } from './warnings.js';
 import type { PublishResult } from './publish.js';
 import { requestsOf } from './requests.js';
 
 /**
- * `case-names` (docs/design.md "Sync"): `key` names an automated case after its key and gives the
- * name back when it differs; `keep` names a case only when it is created.
+ * `case-names` (docs/design.md "Sync: what sync owns"): `key` names a case after its key while
+ * its name is the one sync gave it (a name a person wrote stays); `keep` names a case only when
+ * it is created; `replace` names every matched case after its key.
  */
-export type CaseNames = 'key' | 'keep';
+export type CaseNames = 'key' | 'keep' | 'replace';
 
 /** The share of the automated cases one sync may archive unless --retire-max says otherwise. */
 export const DEFAULT_RETIRE_SHARE = 0.1;
@@ -55,6 +75,10 @@ export interface SyncOptions {
   caseFields?: CaseFieldMapping;
   /** Absent: `key`. */
   caseNames?: CaseNames;
+  /** Replace the written steps of cases that are not AUTOMATED (absent: they are kept). */
+  replaceSteps?: boolean;
+  /** The string custom field of test cases where sync records the mapped values it wrote. */
+  ownershipField?: string;
   dryRun: boolean;
   logger?: Logger;
   concurrency?: number;
@@ -81,6 +105,11 @@ export interface SyncResult {
   archived: CaseRef[];
   restored: CaseRef[];
   steps: { created: number; updated: number; deleted: number; cases: number };
+  /**
+   * Fields sync would have written and left, because a person wrote them (docs/design.md "Sync:
+   * what sync owns"): each with what sync would have written and why.
+   */
+  kept: Kept[];
   /** Matched cases with nothing to write. */
   unchanged: number;
   /** Automated cases (AUTOMATED with a key, not ARCHIVED) and how many one run may archive. */
@@ -117,19 +146,6 @@ interface Entry {
   oldKey?: string;
 }
 
-interface ExistingStep {
-  id: string;
-  sequenceNumber: number;
-  action: string;
-  expectedResult: string;
-}
-
-interface StepPlan {
-  create: { sequenceNumber: number; step: TestStep }[];
-  update: { id: string; sequenceNumber: number; step: TestStep }[];
-  remove: string[];
-}
-
 type Kind = 'renamed' | 'rekeyed' | 'updated' | 'archived' | 'restored';
 
 interface CaseItem {
@@ -137,10 +153,14 @@ interface CaseItem {
   ref: CaseRef;
   /** The attributes to write given the case as last read (null: nothing). */
   change: (current: CaseAttrs) => CaseChange | null;
+  /** What that change leaves to a person, given the same record. */
+  kept?: (current: CaseAttrs) => KeptField[];
   kinds: Set<Kind>;
   from: CaseAttrs;
   fields: string[];
   steps?: StepPlan;
+  /** The case's steps, kept as a person's (nothing of them is written). */
+  stepsKept?: KeptField;
 }
 
 interface NewCase {
@@ -151,6 +171,8 @@ interface NewCase {
 interface Plan {
   creates: NewCase[];
   items: CaseItem[];
+  /** What the cases with nothing to write keep. */
+  kept: Kept[];
   unchanged: number;
   retire: SyncResult['retire'];
 }
@@ -168,8 +190,13 @@ export async function sync(client: ServiceClient, options: SyncOptions): Promise
   const projectId = options.projectId ?? (await client.project()).id;
   stopIfInterrupted(options.signal);
   // Settings that depend on the Space are checked before any write: an unknown field stops here.
+  if (options.ownershipField && !options.caseFields)
+    warn(
+      (w) =>
+        `${w.name('ownership-field')} has no effect without ${w.name('case-fields')}: it records the mapped values sync writes`,
+    );
   const fields = options.caseFields
-    ? await resolveCaseFields(client, options.caseFields)
+    ? await resolveCaseFields(client, options.caseFields, options.ownershipField)
     : undefined;
   const cases = await readCases(client, entries, fields !== undefined);
   const stepsOf = await readSteps(client, entries, cases);
@@ -191,6 +218,7 @@ export async function sync(client: ServiceClient, options: SyncOptions): Promise
     archived: [],
     restored: [],
     steps: { created: 0, updated: 0, deleted: 0, cases: 0 },
+    kept: [...plan.kept],
     unchanged: plan.unchanged,
     retire: plan.retire,
     plannedRequests: planned,
@@ -200,18 +228,20 @@ export async function sync(client: ServiceClient, options: SyncOptions): Promise
   };
   if (options.dryRun) {
     listItems(result, plan.items, (item) => item.from);
+    listKept(result, plan.items, (item) => item.from);
     for (const item of [...plan.items, ...plan.creates.map(newCaseSteps)]) {
       const s = item.steps;
-      if (!s || s.create.length + s.update.length + s.remove.length === 0) continue;
+      if (!s || stepWrites(s) === 0) continue;
       result.steps.cases++;
       result.steps.created += s.create.length;
       result.steps.updated += s.update.length;
       result.steps.deleted += s.remove.length;
     }
-    return result;
+  } else {
+    await write(client, projectId, plan, options, result, warn);
+    result.requests = requestsOf(client);
   }
-  await write(client, projectId, plan, options, result, warn);
-  result.requests = requestsOf(client);
+  for (const hint of keptHints(result.kept)) logger.info(hint);
   return result;
 }
 
@@ -349,27 +379,6 @@ async function readSteps(
   return out;
 }
 
-/** Desired steps against the case's: same place, same text is unchanged; by position otherwise. */
-export function planSteps(
-  desired: readonly TestStep[],
-  existing: readonly ExistingStep[],
-): StepPlan {
-  const plan: StepPlan = { create: [], update: [], remove: [] };
-  desired.forEach((step, i) => {
-    const have = existing[i];
-    const sequenceNumber = i + 1;
-    if (!have) plan.create.push({ sequenceNumber, step });
-    else if (
-      have.action !== step.action ||
-      have.expectedResult !== (step.expectedResult ?? '') ||
-      have.sequenceNumber !== sequenceNumber
-    )
-      plan.update.push({ id: have.id, sequenceNumber, step });
-  });
-  for (const extra of existing.slice(desired.length)) plan.remove.push(extra.id);
-  return plan;
-}
-
 function makePlan(
   entries: Entry[],
   cases: Cases,
@@ -379,55 +388,65 @@ function makePlan(
 ): Plan {
   const creates: NewCase[] = [];
   const items: CaseItem[] = [];
+  const kept: Kept[] = [];
   const matched = new Set<string>();
   let unchanged = 0;
   for (const entry of entries) {
     const { found, by } = caseOf(entry, cases);
     if (!found) {
       // An explicit key that names no case is not created: the key is the user's, not ours.
-      if (!entry.explicit) creates.push({ entry, extra: fieldsOf(entry.test) });
+      if (!entry.explicit)
+        creates.push({
+          entry,
+          extra: createdFields(fieldsOf(entry.test), options.ownershipField),
+        });
       continue;
     }
     if (matched.has(found.id)) continue;
     matched.add(found.id);
-    // Under case-names keep, a case's name is the person's once the case exists.
-    const desired: CaseChange = {
-      ...(options.caseNames === 'keep' ? {} : { name: caseNameOf(entry.key) }),
-      ...fieldsOf(entry.test),
-    };
+    const { steps, stepsKept } = stepsFor(
+      entry.test,
+      found.attributes,
+      stepsOf.get(found.id) ?? [],
+      options,
+    );
+    const desired = fieldsOf(entry.test);
     const oldKey = by === 'old' ? entry.oldKey : undefined;
-    const change = (current: CaseAttrs): CaseChange | null => {
+    // Judged again against each record a write merges with (docs/design.md "Sync: what sync owns").
+    const judge = (current: CaseAttrs): { change: CaseChange | null; kept: KeptField[] } => {
       const out: CaseChange = {};
-      if (desired.name !== undefined && current.name !== desired.name) out.name = desired.name;
+      const named = judgeName(current, caseNameOf(entry.key), options.caseNames ?? 'key', oldKey);
+      if (named.name !== undefined) out.name = named.name;
       // Re-keyed only while it still has the old key: a key set since by someone else stays.
       if (oldKey !== undefined && current.automationKey === oldKey) out.automationKey = entry.key;
-      if (current.automationStatus !== 'AUTOMATED') out.automationStatus = 'AUTOMATED';
+      // A case whose written steps stay keeps its status too: it is what says they are a person's.
+      if (current.automationStatus !== 'AUTOMATED' && !stepsKept)
+        out.automationStatus = 'AUTOMATED';
       if (current.status === 'ARCHIVED') out.status = 'ACTIVE';
-      if (desired.priority !== undefined && current.priority !== desired.priority)
-        out.priority = desired.priority;
-      if (desired.ownerId !== undefined && current.ownerId !== desired.ownerId)
-        out.ownerId = desired.ownerId;
-      const custom = mergedCustomFields(current.customFields, desired.customFields);
-      if (custom) out.customFields = custom;
-      return Object.keys(out).length ? out : null;
+      const fields = judgeFields(current, desired, options.ownershipField);
+      Object.assign(out, fields.change);
+      return {
+        change: Object.keys(out).length ? out : null,
+        kept: [...(named.kept ? [named.kept] : []), ...fields.kept],
+      };
     };
-    const steps = entry.test.steps
-      ? planSteps(entry.test.steps, stepsOf.get(found.id) ?? [])
-      : undefined;
-    const first = change(found.attributes);
-    const stepWrites = steps ? steps.create.length + steps.update.length + steps.remove.length : 0;
-    if (!first && stepWrites === 0) {
+    const first = judge(found.attributes);
+    if (!first.change && !(steps && stepWrites(steps))) {
       unchanged++;
+      for (const k of [...first.kept, ...(stepsKept ? [stepsKept] : [])])
+        kept.push({ ...refOf(found.attributes), ...k });
       continue;
     }
     items.push({
       id: found.id,
       ref: refOf(found.attributes),
-      change,
-      kinds: kindsOf(first ?? {}),
+      change: (current) => judge(current).change,
+      kept: (current) => judge(current).kept,
+      kinds: kindsOf(first.change ?? {}),
       from: found.attributes,
-      fields: fieldNames(first ?? {}),
+      fields: fieldNames(first.change ?? {}),
       steps,
+      stepsKept,
     });
   }
   const isAutomated = (r: Resource<'test_cases'>) =>
@@ -466,20 +485,37 @@ function makePlan(
   return {
     creates,
     items,
+    kept,
     unchanged,
     retire: { automated: automated.length, max, enabled: options.retireMissing },
   };
 }
 
-/** The case's custom fields with the report's values, or undefined when none differs. */
-function mergedCustomFields(
-  current: unknown,
-  desired: Record<string, unknown> | undefined,
-): Record<string, unknown> | undefined {
-  if (!desired) return undefined;
-  const have = (current && typeof current === 'object' ? current : {}) as Record<string, unknown>;
-  const differs = Object.entries(desired).some(([k, v]) => have[k] !== v);
-  return differs ? { ...have, ...desired } : undefined;
+/**
+ * A matched case's steps: sync's on an AUTOMATED case (as sync makes the cases it creates or
+ * links) or one that has none; the written steps of any other case are a person's and stay,
+ * unless --replace-steps (docs/design.md "Sync: what sync owns").
+ */
+function stepsFor(
+  test: TestResult,
+  current: CaseAttrs,
+  existing: ExistingStep[],
+  options: SyncOptions,
+): { steps?: StepPlan; stepsKept?: KeptField } {
+  if (!test.steps) return {};
+  const steps = planSteps(test.steps, existing);
+  if (existing.length === 0 || options.replaceSteps || current.automationStatus === 'AUTOMATED')
+    return { steps };
+  if (stepWrites(steps) === 0) return {};
+  const status = String(current.automationStatus ?? 'MANUAL');
+  return {
+    stepsKept: {
+      field: 'steps',
+      ours: `${test.steps.length} step(s)`,
+      theirs: `${existing.length} written step(s) of a ${status} case`,
+      why: 'written-by-person',
+    },
+  };
 }
 
 function kindsOf(change: CaseChange): Set<Kind> {
@@ -520,18 +556,15 @@ function newCaseSteps(c: NewCase): { steps?: StepPlan } {
 function planCost(plan: Plan): number {
   let cost = plan.creates.length ? 1 + plan.creates.length : 0;
   cost += 2 * plan.items.filter((i) => i.kinds.size > 0).length;
-  for (const item of [...plan.items, ...plan.creates.map(newCaseSteps)]) {
-    const s = item.steps;
-    if (s) cost += s.create.length + 2 * (s.update.length + s.remove.length);
-  }
+  for (const item of [...plan.items, ...plan.creates.map(newCaseSteps)])
+    if (item.steps) cost += stepCost(item.steps);
   return cost;
 }
 
 function describePlan(plan: Plan): string {
   const count = (kind: Kind) => plan.items.filter((i) => i.kinds.has(kind)).length;
   const steps = [...plan.items, ...plan.creates.map(newCaseSteps)].reduce(
-    (n, i) =>
-      n + (i.steps ? i.steps.create.length + i.steps.update.length + i.steps.remove.length : 0),
+    (n, i) => n + (i.steps ? stepWrites(i.steps) : 0),
     0,
   );
   return `${plan.creates.length} to create, ${count('renamed')} to rename, ${count('rekeyed')} to re-key, ${count('updated')} to update, ${count('archived')} to archive, ${count('restored')} to restore, ${steps} step write(s), ${plan.unchanged} unchanged`;
@@ -557,6 +590,54 @@ function listItems(
   }
 }
 
+/**
+ * What the items leave to a person, judged against the record each write merged with (the
+ * listing's where nothing of the case itself was written), in the plan's order.
+ */
+function listKept(
+  result: SyncResult,
+  items: readonly CaseItem[],
+  current: (item: CaseItem) => CaseAttrs,
+  stepEdits?: ReadonlyMap<CaseItem, KeptField[]>,
+): void {
+  for (const item of items) {
+    const attrs = current(item);
+    const kept = [
+      ...(item.kept?.(attrs) ?? []),
+      ...(item.stepsKept ? [item.stepsKept] : []),
+      ...(stepEdits?.get(item) ?? []),
+    ];
+    const name = item.change(attrs)?.name ?? String(attrs.name ?? item.ref.name);
+    for (const k of kept) result.kept.push({ key: item.ref.key, name, ...k });
+  }
+}
+
+/** A case's planned step writes, counted in the result; a step a person changed since is kept. */
+async function writeCaseSteps(
+  client: ServiceClient,
+  projectId: string,
+  caseId: string,
+  plan: StepPlan,
+  result: SyncResult,
+  kept: (k: KeptField) => void,
+): Promise<boolean> {
+  if (stepWrites(plan) === 0) return false;
+  const done = await writeSteps(client, projectId, caseId, plan, (now, ours) =>
+    kept({
+      field: `step ${now.sequenceNumber}`,
+      ours,
+      theirs: now.action,
+      why: 'edited',
+    }),
+  );
+  if (done.created + done.updated + done.deleted === 0) return false;
+  result.steps.cases++;
+  result.steps.created += done.created;
+  result.steps.updated += done.updated;
+  result.steps.deleted += done.deleted;
+  return true;
+}
+
 /** The writes: new cases (one rank read for all), then each changed case and its steps. */
 async function write(
   client: ServiceClient,
@@ -579,15 +660,18 @@ async function write(
           result.failed.push({ case: caseNameOf(c.entry.key), reason: made.reason });
           return;
         }
-        created.push({ key: made.case.key ?? null, name: caseNameOf(c.entry.key) });
+        const ref = { key: made.case.key ?? null, name: caseNameOf(c.entry.key) };
+        created.push(ref);
         const steps = newCaseSteps(c).steps;
-        if (steps) await writeSteps(client, projectId, made.case.id, steps, result);
+        if (steps) await writeCaseSteps(client, projectId, made.case.id, steps, result, () => {});
       },
       options.signal,
     );
   }
   result.created = created;
   const before = new Map<CaseItem, CaseAttrs>();
+  const read = new Map<CaseItem, CaseAttrs>();
+  const stepEdits = new Map<CaseItem, KeptField[]>();
   await forEachPooled(
     plan.items,
     concurrency,
@@ -598,6 +682,7 @@ async function write(
           const { written } = await updateWithRetry(client, 'test_cases', item.id, {
             change: (current) => {
               before.set(item, current.attributes);
+              read.set(item, current.attributes);
               return item.change(current.attributes);
             },
             signal: options.signal,
@@ -605,7 +690,9 @@ async function write(
           if (!written) before.delete(item);
         }
         if (item.steps)
-          stepsChanged = await writeSteps(client, projectId, item.id, item.steps, result);
+          stepsChanged = await writeCaseSteps(client, projectId, item.id, item.steps, result, (k) =>
+            stepEdits.set(item, [...(stepEdits.get(item) ?? []), k]),
+          );
         if (!before.has(item) && !stepsChanged) result.unchanged++;
       } catch (error) {
         // A name another case holds (409, 422) stops this case only; anything else stops the run.
@@ -619,97 +706,36 @@ async function write(
   );
   // Listed by what was written: the change against the record each write merged with.
   listItems(result, [...before.keys()], (item) => before.get(item)!);
+  listKept(result, plan.items, (item) => read.get(item) ?? item.from, stepEdits);
   for (const failure of result.failed)
     warn(`test case ${oneLine(failure.case)} not written: ${oneLine(failure.reason)}`);
-}
-
-/** A case's steps: updates in place, extras soft-deleted, new ones created after. */
-async function writeSteps(
-  client: ServiceClient,
-  projectId: string,
-  caseId: string,
-  plan: StepPlan,
-  result: SyncResult,
-): Promise<boolean> {
-  const any = plan.create.length + plan.update.length + plan.remove.length > 0;
-  if (any) result.steps.cases++;
-  for (const u of plan.update) {
-    const { written } = await updateWithRetry(client, 'test_steps', u.id, {
-      change: (current) => {
-        const a = current.attributes;
-        const out: WritableAttributesOf<'test_steps'> = {};
-        if (a.action !== u.step.action) out.action = u.step.action;
-        if ((a.expectedResult ?? '') !== (u.step.expectedResult ?? ''))
-          out.expectedResult = u.step.expectedResult ?? '';
-        if (a.sequenceNumber !== u.sequenceNumber) out.sequenceNumber = u.sequenceNumber;
-        return Object.keys(out).length ? out : null;
-      },
-    });
-    if (written) result.steps.updated++;
-  }
-  for (const id of plan.remove) if (await deleteStep(client, id)) result.steps.deleted++;
-  for (const c of plan.create) {
-    await createOrFind(
-      () =>
-        client.create('test_steps', {
-          testCaseId: caseId,
-          projectId,
-          sequenceNumber: c.sequenceNumber,
-          action: c.step.action,
-          ...(c.step.expectedResult !== undefined ? { expectedResult: c.step.expectedResult } : {}),
-        }),
-      // A create whose answer was lost: the step at that place with that text is the one made.
-      async () => {
-        for await (const r of client.iterate<'test_steps'>('/test_steps', {
-          filter: f.and(f.eq('testCaseId', caseId), f.eq('sequenceNumber', c.sequenceNumber)),
-        }))
-          if (r.attributes.action === c.step.action) return r;
-        return undefined;
-      },
-      client.scheduler.policy.createAttempts,
-    );
-    result.steps.created++;
-  }
-  return any;
-}
-
-/** Soft delete with the step's ETag; a 412 reads again (bounded), a step already gone is done. */
-async function deleteStep(client: ServiceClient, id: string): Promise<boolean> {
-  for (let round = 1; ; round++) {
-    try {
-      const current = await client.get('test_steps', id);
-      await client.delete('test_steps', id, current.etag);
-      return true;
-    } catch (error) {
-      if (error instanceof ServiceError && error.status === 404) return false;
-      if (
-        !(error instanceof ServiceError) ||
-        error.status !== 412 ||
-        round >= client.scheduler.policy.conflictRounds
-      )
-        throw error;
-    }
-  }
 }
 
 /** The result in a few lines, for the CLI and the action's log. */
 export function describeSyncResult(r: SyncResult): string {
   const would = r.dryRun ? 'would be ' : '';
-  const list = (label: string, items: CaseRef[]) =>
+  // A renamed case shows both names; a kept field what sync would have written and why.
+  const list = <T extends CaseRef>(label: string, items: T[], text: (c: T) => string) =>
     items.length
       ? [
           `${label}: ${items.length}`,
-          ...items.slice(0, 10).map((c) => `  ${c.key ?? '(new)'} ${oneLine(c.name)}`),
+          ...items.slice(0, 10).map((c) => `  ${c.key ?? '(new)'} ${text(c)}`),
           ...(items.length > 10 ? [`  ... and ${items.length - 10} more`] : []),
         ]
       : [];
+  const named = (c: CaseRef) => oneLine(c.name);
+  const groups = new Map<string, Kept[]>();
+  for (const k of r.kept) groups.set(keptGroup(k), [...(groups.get(keptGroup(k)) ?? []), k]);
   const lines = [
-    `${r.dryRun ? 'dry run: nothing written' : 'sync done'}: ${r.created.length} ${would}created, ${r.renamed.length} ${would}renamed, ${r.rekeyed.length} ${would}re-keyed, ${r.updated.length} ${would}updated, ${r.archived.length} ${would}archived, ${r.restored.length} ${would}restored, ${r.unchanged} unchanged`,
-    ...list(`${would}created`, r.created),
-    ...list(`${would}renamed`, r.renamed),
-    ...list(`${would}re-keyed`, r.rekeyed),
-    ...list(`${would}archived`, r.archived),
-    ...list(`${would}restored`, r.restored),
+    `${r.dryRun ? 'dry run: nothing written' : 'sync done'}: ${r.created.length} ${would}created, ${r.renamed.length} ${would}renamed, ${r.rekeyed.length} ${would}re-keyed, ${r.updated.length} ${would}updated, ${r.archived.length} ${would}archived, ${r.restored.length} ${would}restored, ${r.unchanged} unchanged${r.kept.length ? `, ${r.kept.length} kept as a person's` : ''}`,
+    ...list(`${would}created`, r.created, named),
+    ...list(`${would}renamed`, r.renamed, (c) => `${oneLine(c.from)} → ${oneLine(c.name)}`),
+    ...list(`${would}re-keyed`, r.rekeyed, named),
+    ...list(`${would}archived`, r.archived, named),
+    ...list(`${would}restored`, r.restored, named),
+    ...[...groups].flatMap(([group, kept]) =>
+      list(`${group} kept`, kept, (k) => `${oneLine(k.name)} (${keptDetail(k, oneLine)})`),
+    ),
   ];
   if (r.steps.cases)
     lines.push(

@@ -200,6 +200,8 @@ async function syncCases(run: Run, projectId: string): Promise<Pick<PublishResul
     match: options.match,
     caseFields: options.caseFields,
     caseNames: options.caseNames,
+    replaceSteps: options.replaceSteps,
+    ownershipField: options.ownershipField,
     retireMissing: false,
     dryRun: options.dryRun,
     logger: run.logger,

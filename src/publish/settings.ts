@@ -9,7 +9,7 @@ import { normalizeBaseUrl } from '../api/base-url.js';
 import type { ClientOptions } from '../api/client.js';
 import { ConfigError, UsageError } from '../shared/errors.js';
 import type { RateLimit } from '../shared/rate.js';
-import type { Redactor } from '../shared/redact.js';
+import { oneLine, type Redactor } from '../shared/redact.js';
 import { listSetting, type SettingSource } from '../shared/setting-readers.js';
 import { f } from '../api/filter.js';
 import type { RetryPolicy } from '../api/retry-policy.js';
@@ -264,6 +264,10 @@ export interface PublishSettings {
   caseFields?: CaseFieldMapping;
   /** publish --sync: how sync names the cases (absent: `key`). */
   caseNames?: CaseNames;
+  /** publish --sync: replace the written steps of cases that are not AUTOMATED. */
+  replaceSteps?: boolean;
+  /** publish --sync: the custom field where sync records the mapped values it wrote. */
+  ownershipField?: string;
 }
 
 /** How tests find their cases (publish and sync): key pattern, key template, workspace. */
@@ -297,8 +301,26 @@ export function publishSettings(src: SettingSource, env: Env, secrets?: Redactor
     gate: gateSettings(src),
     format: choice(src, 'format'),
     sync: flag(src, 'sync'),
-    caseFields: caseFieldsSetting(src),
+    ...caseWriteSettings(src),
+  };
+}
+
+/** How sync writes a test case, for sync and publish --sync (docs/design.md "Sync: what sync owns"). */
+export function caseWriteSettings(
+  src: SettingSource,
+): Pick<PublishSettings, 'caseFields' | 'caseNames' | 'replaceSteps' | 'ownershipField'> {
+  const caseFields = caseFieldsSetting(src);
+  const ownershipField = raw(src, 'ownership-field')?.trim() || undefined;
+  if (ownershipField && caseFields?.some((r) => r.field === ownershipField))
+    throw new ConfigError(
+      'ownership-field',
+      `${oneLine(ownershipField)} is mapped by case-fields too; sync's record needs a custom field of its own.`,
+    );
+  return {
+    caseFields,
     caseNames: choice(src, 'case-names'),
+    replaceSteps: flag(src, 'replace-steps'),
+    ownershipField,
   };
 }
 

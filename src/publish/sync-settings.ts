@@ -6,8 +6,8 @@
 import type { SyncOptions } from './inventory.js';
 import { checkAutomationKeyTemplate } from './match.js';
 import type { SettingSource } from '../shared/setting-readers.js';
-import { choice, flag, numeric, text } from '../settings.js';
-import { caseFieldsSetting, matchSettings } from './settings.js';
+import { flag, numeric, text } from '../settings.js';
+import { caseWriteSettings, matchSettings } from './settings.js';
 
 export type SyncSettings = Omit<SyncOptions, 'reports' | 'logger' | 'signal' | 'concurrency'>;
 
@@ -23,8 +23,7 @@ export function syncSettings(
     retireMissing: flag(src, 'retire-missing'),
     retireMax: numeric(src, 'retire-max'),
     migrateKeys,
-    caseFields: caseFieldsSetting(src),
-    caseNames: choice(src, 'case-names'),
+    ...caseWriteSettings(src),
     dryRun: flag(src, 'dry-run'),
   };
 }
