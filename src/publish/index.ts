@@ -84,6 +84,13 @@ export {
   type CaseNames,
 } from './inventory.js';
 export { syncSettings, type SyncSettings } from './sync-settings.js';
+export type {
+  LikelyRename,
+  RetireCandidate,
+  RetireMax,
+  RetireOptions,
+  RetireReport,
+} from './retire.js';
 export { renderSyncSummary } from './sync-summary.js';
 export { parseCaseFields, type CaseFieldMapping } from './case-fields.js';
 export {
