@@ -45,7 +45,7 @@ export const SYNC_SETTINGS = {
     modes: ['sync'],
     commands: ['sync'],
     description:
-      "Sync: the automation keys retire-missing and follow-renames may touch, a regular expression (e.g. ^(src|tests)/). Default: the pipeline's own: keys naming a test file of the workspace or of a folder where this run ran tests, and keys without a file whose suite ran in this run; another team's keys are never touched.",
+      "Sync: the automation keys retire-missing and follow-renames may touch, a regular expression (e.g. ^(src|tests)/). Default: the pipeline's own: keys naming a file in a folder where this run ran tests, and keys without a file whose suite ran in this run; another team's keys are never touched.",
   },
   'follow-renames': {
     type: 'boolean',

@@ -418,6 +418,17 @@ describe("only this pipeline's cases (issue point 6)", () => {
     );
   });
 
+  test("another pipeline's folder of the same repository is not ours: its cases are not even listed as kept", async () => {
+    const dir = workspace({ ...sources(), 'api/orders.test.js': jestFile({ Orders: ['lists'] }) });
+    const emu = await publishEmulator({
+      seed: seedOf({ ...PROJECT, 'api/orders.test.js': { Orders: ['lists'] } }),
+    });
+    const result = await sync(clientOf(emu), syncOf(dir, runOf(dir)));
+    expect(archivedKeys(emu)).toEqual([]);
+    expect(result.retire.candidates).toEqual([]);
+    expect(result.retire.outOfScope).toBe(1);
+  });
+
   test('retire-scope names the keys that are ours: a whole deleted folder goes, and nothing outside the pattern', async () => {
     const { 'src/price.test.js': _price, ...rest } = PROJECT;
     const moved = { ...rest, 'other/price.test.js': { Price: ['rounds'] } };
@@ -513,7 +524,7 @@ describe('renames are proposed, not guessed (issue point 8)', () => {
     ]);
     const text = describeSyncResult(plan, cliWords('sync', {}, {}));
     expect(text).toMatch(
-      /likely renames: 2; follow it with --follow-renames \(the case keeps its history and takes the new key\), or put the case key in the test's name/,
+      /likely renames: 2; sync follows a rename with --follow-renames \(the case takes the new key and keeps its history\), or put the case key in the test's name/,
     );
     expect(text).toContain(
       `"${keyOf('src/cart.test.js', 'Cart', 'adds an item')}" -> "${keyOf('src/cart.test.js', 'Basket', 'adds an item')}"`,
@@ -737,7 +748,7 @@ describe('the dry run shows it all', () => {
     expect(text).toMatch(
       /kept \(not proven gone\): 1\n {2}DEMO-T\d+ src\/price\.test\.js › Price adds tax: src\/price\.test\.js still declares it: not run \(deselected, filtered or left out by the report\), not deleted/,
     );
-    expect(text).toMatch(/likely renames: 1; follow it with follow-renames: true/);
+    expect(text).toMatch(/likely renames: 1; sync follows a rename with follow-renames: true/);
     const md = renderSyncSummary(plan);
     expect(md).toContain('### Kept: not proven gone');
     expect(md).toContain(

@@ -8,8 +8,9 @@
  *   touched it; a file no longer in the workspace is evidence of its own;
  * - the code no longer declares it: a test whose name still stands in its file (src/publish/
  *   retire-source.ts) was not run, not deleted, whatever the report says;
- * - it is this pipeline's (retire-scope, else the keys of this workspace's test files and of the
- *   suites this run ran), and the series' newest retire-grace cycles hold no result for it.
+ * - it is this pipeline's (retire-scope, else keys of files in the folders where this run ran
+ *   tests, and of the suites it ran), and the series' newest retire-grace cycles hold no result
+ *   for it.
  *
  * The count bound (retire-max) is a last guard. Everything here reads local files and, for the
  * grace only, the series; the writes are the caller's (src/publish/inventory.ts).
@@ -250,7 +251,7 @@ export async function planRetirement(
     }
     const automationKey = String(record.attributes.automationKey);
     const place = placeOf(automationKey);
-    if (!inScope(input.retireScope, automationKey, place, facts, ws)) {
+    if (!inScope(input.retireScope, automationKey, place, facts)) {
       outOfScope++;
       continue;
     }
@@ -415,21 +416,14 @@ function suiteOf(key: string, facts: RunFacts): string | undefined {
 }
 
 /**
- * The pipeline's own cases: retire-scope when given; else a key whose file is in the workspace or
- * in a folder where this run ran tests, or (without a file) whose suite ran in this run. Another
- * team's keys (another scheme, another repository's paths) are none of these.
+ * The pipeline's own cases: retire-scope when given; else a key whose file is in a folder where
+ * this run ran tests (the file there or not), or (without a file) whose suite ran in this run.
+ * Another team's keys (another scheme, another repository's paths, another pipeline's folders of
+ * one repository) are none of these.
  */
-function inScope(
-  scope: RegExp | undefined,
-  key: string,
-  place: Place,
-  facts: RunFacts,
-  ws: Workspace,
-): boolean {
+function inScope(scope: RegExp | undefined, key: string, place: Place, facts: RunFacts): boolean {
   if (scope) return new RegExp(scope.source, scope.flags.replace(/[gy]/g, '')).test(key);
-  if (place.file) {
-    return ws.has(place.file) || facts.folders.has(posix.dirname(place.file));
-  }
+  if (place.file) return facts.folders.has(posix.dirname(place.file));
   return suiteOf(key, facts) !== undefined;
 }
 
@@ -631,7 +625,7 @@ async function withGrace<T extends { record: Resource<'test_cases'>; c: RetireCa
 
 /** The hint that goes with a likely rename, in an adapter's words. */
 const followHint: Words = (w) =>
-  `follow it with ${w.value('follow-renames', true)} (the case keeps its history and takes the new key), or put the case key in the test's name`;
+  `sync follows a rename with ${w.value('follow-renames', true)} (the case takes the new key and keeps its history), or put the case key in the test's name`;
 
 /** The run's lines about retirement and renames, before any write. */
 export function logRetirement(
