@@ -5,7 +5,7 @@
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { cliWords } from '../../src/cli/flags.js';
 import {
@@ -383,6 +383,37 @@ describe('a file no longer in the workspace', () => {
       'src/price.test.js is no longer in the workspace',
       'src/price.test.js is no longer in the workspace',
     ]);
+  });
+});
+
+describe('test files outside the workspace', () => {
+  test('a key naming a file outside the workspace (../) is not ours by default, and never proven gone: its source cannot be read', async () => {
+    const dir = workspace(sources());
+    const elsewhere = workspace({});
+    const outside = (key: string) => `${relative(elsewhere, dir)}/${key}`;
+    const emu = await publishEmulator({
+      seed: testSeed({
+        testCases: seedOf().testCases!.map((c) => ({
+          ...c,
+          name: outside(String(c.automationKey)),
+          automationKey: outside(String(c.automationKey)),
+        })),
+      }),
+    });
+    // The reports name the files by absolute paths of another folder than the workspace.
+    const run = runOf(dir, PROJECT, ['src/math.test.js', 'src/cart.test.js']);
+    const result = await sync(clientOf(emu), syncOf(elsewhere, run));
+    expect(result.unchanged).toBe(52);
+    expect(archivedKeys(emu)).toEqual([]);
+    expect(result.retire.outOfScope).toBe(2);
+    const scoped = await sync(clientOf(emu), syncOf(elsewhere, run, { 'retire-scope': '.' }));
+    expect(scoped.retire.candidates.map((c) => c.reason)).toEqual([
+      expect.stringMatching(
+        /src\/price\.test\.js is outside the workspace, so its source cannot be read/,
+      ),
+      expect.any(String),
+    ]);
+    expect(archivedKeys(emu)).toEqual([]);
   });
 });
 

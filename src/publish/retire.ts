@@ -210,6 +210,8 @@ interface Place {
   prefix?: string;
   /** The test's name as its key holds it, without the file. */
   name: string;
+  /** A file the key names outside the workspace (`../other/x.test.ts`): its source is not read. */
+  outside?: string;
 }
 
 /** What this run tells about itself, read once from its reports. */
@@ -320,17 +322,21 @@ function placeReader(template: string, ws: Workspace): (key: string) => Place {
   });
   const withFile = fileAt >= 0 ? new RegExp(`${source}$`, 'd') : undefined;
   // The literal the key builder drops with an empty {file}: the one after it when it comes first.
-  const firstValue = pieces.slice(0, fileAt).every((p, i) => i % 2 === 1 || p === '');
+  const firstValue = pieces.slice(0, fileAt).every((p, i) => i % 2 === 0 && p === '');
   const joint = firstValue ? (pieces[fileAt + 1] ?? '') : (pieces[fileAt - 1] ?? '');
   return (key) => {
     const m = withFile?.exec(key);
-    const [start, end] = m?.indices?.groups?.file ?? [0, 0];
-    const file = Workspace.pathOf(m?.groups?.file);
-    if (m && file) {
+    const text = m?.groups?.file;
+    if (m && text !== undefined) {
+      const [start, end] = m.indices!.groups!.file!;
       const name = firstValue
         ? key.slice(0, start) + key.slice(end + joint.length)
         : key.slice(0, start - joint.length) + key.slice(end);
-      return { file, name, prefix: modulePathOf(file) };
+      const file = Workspace.pathOf(text);
+      if (file) return { file, name, prefix: modulePathOf(file) };
+      // A path all the same, but outside the workspace (`../`, absolute): not read, not ours.
+      if (Workspace.pathOf(text.replace(/^(?:[A-Za-z]:)?\/+|^(?:\.\.\/)+/, '')))
+        return { name, outside: text };
     }
     const module = ws.moduleOf(key);
     return module ? { file: module.file, name: key, prefix: module.module } : { name: key };
@@ -423,6 +429,7 @@ function suiteOf(key: string, facts: RunFacts): string | undefined {
  */
 function inScope(scope: RegExp | undefined, key: string, place: Place, facts: RunFacts): boolean {
   if (scope) return new RegExp(scope.source, scope.flags.replace(/[gy]/g, '')).test(key);
+  if (place.outside !== undefined) return false;
   if (place.file) return facts.folders.has(posix.dirname(place.file));
   return suiteOf(key, facts) !== undefined;
 }
@@ -436,6 +443,10 @@ function judge(
   missingRan: readonly string[],
 ): { gone: boolean; reason: string } {
   const keep = (reason: string) => ({ gone: false, reason });
+  if (place.outside !== undefined)
+    return keep(
+      `${oneLine(place.outside)} is outside the workspace, so its source cannot be read: set workspace to the folder the tests ran in`,
+    );
   if (place.file) {
     const file = oneLine(place.file);
     if (!ws.has(place.file)) {
