@@ -206,55 +206,66 @@ describe('a test that merely did not run is kept (issue point 5)', () => {
     );
   });
 
-  test('pytest -m "not slow": deselected tests are absent from the JUnit, their functions still stand: kept; a deleted function goes', async () => {
-    const dir = workspace({
-      'tests/test_mod.py': [
-        'import pytest',
-        '',
-        ...Array.from({ length: 30 }, (_, i) => `def test_fast_${i}():\n    assert True\n`),
-        '@pytest.mark.slow',
-        'def test_slow():',
-        '    assert True',
-        '',
-        'class TestGroup:',
-        '    @pytest.mark.slow',
-        '    def test_slow_method(self):',
-        '        assert True',
-      ].join('\n'),
-    });
-    // pytest's default JUnit (xunit2): the module in classname, no file.
-    const xml = `<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" errors="0" failures="0" skipped="0" tests="30">${Array.from(
-      { length: 30 },
-      (_, i) => `<testcase classname="tests.test_mod" name="test_fast_${i}" time="0.001"/>`,
-    ).join('')}</testsuite></testsuites>`;
-    const report = parseReport(join(dir, 'junit.xml'), xml);
-    const key = (name: string) => `tests.test_mod.${name}`;
-    const emu = await publishEmulator({
-      seed: testSeed({
-        testCases: [
-          ...[
-            ...Array.from({ length: 30 }, (_, i) => `test_fast_${i}`),
-            'test_slow',
-            'TestGroup.test_slow_method',
-            'test_removed',
-          ].map((n) => ({
-            name: key(n),
-            automationKey: key(n),
-            automationStatus: 'AUTOMATED',
-            status: 'ACTIVE',
-          })),
-        ],
-      }),
-    });
-    const result = await sync(clientOf(emu), syncOf(dir, [report]));
-    expect(archivedKeys(emu)).toEqual([key('test_removed')]);
-    const kept = result.retire.candidates.filter((c) => c.verdict === 'kept');
-    expect(kept.map((c) => c.automationKey).sort()).toEqual([
-      key('TestGroup.test_slow_method'),
-      key('test_slow'),
-    ]);
-    expect(kept[0]!.reason).toMatch(/^tests\/test_mod\.py still declares it/);
-  });
+  test.each([
+    // pytest 9's JUnit, as `pytest -m "not slow" --junitxml` writes it: the module in classname,
+    // and the file only with junit_family=xunit1.
+    ['xunit2 (default): no file', '', (n: string) => `tests.test_mod.${n}`],
+    [
+      'xunit1: the file',
+      ' file="tests/test_mod.py"',
+      (n: string) => `tests/test_mod.py › tests.test_mod.${n}`,
+    ],
+  ])(
+    'pytest -m "not slow", JUnit %s: deselected tests are absent from the report, their functions still stand: kept; a deleted function goes',
+    async (_family, fileAttr, key) => {
+      const dir = workspace({
+        'tests/test_mod.py': [
+          'import pytest',
+          '',
+          ...Array.from({ length: 30 }, (_, i) => `def test_fast_${i}():\n    assert True\n`),
+          '@pytest.mark.slow',
+          'def test_slow():',
+          '    assert True',
+          '',
+          'class TestGroup:',
+          '    @pytest.mark.slow',
+          '    def test_slow_method(self):',
+          '        assert True',
+        ].join('\n'),
+      });
+      const xml = `<?xml version="1.0" encoding="utf-8"?><testsuites name="pytest tests"><testsuite name="pytest" errors="0" failures="0" skipped="0" tests="30">${Array.from(
+        { length: 30 },
+        (_, i) =>
+          `<testcase classname="tests.test_mod" name="test_fast_${i}"${fileAttr} time="0.001" />`,
+      ).join('')}</testsuite></testsuites>`;
+      const report = parseReport(join(dir, 'junit.xml'), xml);
+      const emu = await publishEmulator({
+        seed: testSeed({
+          testCases: [
+            ...[
+              ...Array.from({ length: 30 }, (_, i) => `test_fast_${i}`),
+              'test_slow',
+              'TestGroup.test_slow_method',
+              'test_removed',
+            ].map((n) => ({
+              name: key(n),
+              automationKey: key(n),
+              automationStatus: 'AUTOMATED',
+              status: 'ACTIVE',
+            })),
+          ],
+        }),
+      });
+      const result = await sync(clientOf(emu), syncOf(dir, [report]));
+      expect(archivedKeys(emu)).toEqual([key('test_removed')]);
+      const kept = result.retire.candidates.filter((c) => c.verdict === 'kept');
+      expect(kept.map((c) => c.automationKey).sort()).toEqual([
+        key('TestGroup.test_slow_method'),
+        key('test_slow'),
+      ]);
+      expect(kept[0]!.reason).toMatch(/^tests\/test_mod\.py still declares it/);
+    },
+  );
 });
 
 describe('reports that cannot prove anything gone block retirement (issue point 5)', () => {
