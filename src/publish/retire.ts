@@ -276,10 +276,11 @@ export async function planRetirement(
   const gone = candidates.filter((c) => c.gone);
   const renames = likelyRenames(gone, input.created, placeOf, facts, !!input.followRenames);
   const follow = new Map<string, string>();
+  const byKey = new Map(gone.map((g) => [g.c.automationKey, g]));
   for (const r of renames)
     if (r.followed) {
       follow.set(r.to, r.from);
-      const c = gone.find((g) => g.c.automationKey === r.from)!;
+      const c = byKey.get(r.from)!;
       c.gone = false;
       c.c.verdict = 'followed';
       c.c.reason = `renamed: follows ${oneLine(r.to)}`;
@@ -678,7 +679,7 @@ export function describeRetire(
     if (kept.length)
       lines.push(
         `kept (not proven gone): ${kept.length}`,
-        ...list(kept, (c) => `  ${c.key ?? ''} ${oneLine(c.name)}: ${c.reason}`),
+        ...list(kept, (c) => `  ${oneLine(c.key ?? '')} ${oneLine(c.name)}: ${c.reason}`),
       );
     lines.push(
       `retire scope: ${retire.inScope} automated case(s) in this pipeline's scope, ${retire.outOfScope} outside it (never touched); at most ${retire.max} archived in one run`,
@@ -687,7 +688,7 @@ export function describeRetire(
   const proposed = r.renames.filter((x) => !x.followed);
   const followed = r.renames.filter((x) => x.followed);
   const rename = (x: LikelyRename) =>
-    `  ${x.key ?? ''} "${oneLine(x.from)}" -> "${oneLine(x.to)}" (${oneLine(x.where)}, ${Math.round(x.similarity * 100)}% alike)`;
+    `  ${oneLine(x.key ?? '')} "${oneLine(x.from)}" -> "${oneLine(x.to)}" (${oneLine(x.where)}, ${Math.round(x.similarity * 100)}% alike)`;
   if (followed.length)
     lines.push(
       `renames ${r.dryRun ? 'to follow' : 'followed'}: ${followed.length}`,
