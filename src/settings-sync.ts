@@ -2,6 +2,7 @@
  * The settings of `testcycle sync` and action mode `sync` (docs/design.md "Sync"), spread into the
  * settings table (src/settings.ts), which stays the one list every adapter reads.
  */
+import { DEFAULT_RETIRE_MAX_PERCENT } from './shared/defaults.js';
 
 export const SYNC_SETTINGS = {
   'retire-missing': {
@@ -10,16 +11,49 @@ export const SYNC_SETTINGS = {
     modes: ['sync'],
     commands: ['sync'],
     description:
-      'Sync: archive (status ARCHIVED) the automated test cases (AUTOMATED, with an automationKey) that no report of the run has; manual cases are never touched, and a case whose test comes back is made ACTIVE again.',
+      "Sync: archive (status ARCHIVED) the automated test cases in this pipeline's scope whose tests this run proves gone: the run was whole (no shard, no filter, no empty or unreadable report), the test's file ran without it and no longer declares it (or is no longer in the workspace), no run error touched it. A test that merely did not run is kept, and the plan says why; manual cases are never touched, and a case whose test comes back is made ACTIVE again.",
   },
   'retire-max': {
+    type: 'string',
+    placeholder: 'N|PCT%',
+    modes: ['sync'],
+    commands: ['sync'],
+    description: `Sync: refuse (exit 2, nothing written) when retire-missing would archive more than this: a count (5) or a share of the automated cases in this pipeline's scope (20%). A last guard: evidence decides what is gone. Default: ${DEFAULT_RETIRE_MAX_PERCENT}%, at least 1.`,
+  },
+  'retire-grace': {
     type: 'integer',
     min: 0,
+    max: 100,
+    default: '0',
     placeholder: 'N',
     modes: ['sync'],
     commands: ['sync'],
     description:
-      'Sync: refuse (exit 2, nothing written) when retire-missing would archive more than N cases, so that a partial run (one shard, a filtered run) cannot archive the suite. Default: 10% of the automated cases, at least 1.',
+      'Sync: archive a case proven gone only when the newest N cycles of retire-series hold no result for it, so the Space remembers the runs (no local state). 0: on the first run that proves it gone.',
+  },
+  'retire-series': {
+    type: 'string',
+    placeholder: 'PATTERN',
+    modes: ['sync'],
+    commands: ['sync'],
+    description:
+      "Sync: the series of cycles retire-grace reads: your publish step's cycle-name template (Nightly {date}) or a pattern (Nightly *).",
+  },
+  'retire-scope': {
+    type: 'string',
+    placeholder: 'REGEX',
+    modes: ['sync'],
+    commands: ['sync'],
+    description:
+      "Sync: the automation keys retire-missing and follow-renames may touch, a regular expression (e.g. ^(src|tests)/). Default: the pipeline's own: keys naming a file in a folder where this run ran tests, and keys without a file whose suite ran in this run; another team's keys are never touched.",
+  },
+  'follow-renames': {
+    type: 'boolean',
+    default: 'false',
+    modes: ['sync'],
+    commands: ['sync'],
+    description:
+      'Sync: a test that vanished from a file that ran, and a new test of that file with an alike name (the same title under a renamed describe, or a title a few characters apart), are one test renamed: its case takes the new key (and name), so its history stays on one case, instead of a new case and an archive. Without it the plan lists them as likely renames.',
   },
   'migrate-keys': {
     type: 'string',

@@ -49,22 +49,44 @@ test('sync --dry-run --json: the plan as JSON, no write', async () => {
   expect(emu.stats().byMethod.PATCH ?? 0).toBe(0);
 });
 
-test('sync --retire-missing over the bound exits 2, names --retire-max, writes nothing', async () => {
+test('sync --retire-missing over the bound exits 2, names --retire-max, writes nothing; a percentage is a share of the scope', async () => {
   const emu = await emulator({ seed: seed(10), rateLimit: '1000/1m' });
   const env = { TESTCYCLE_BASE_URL: emu.url, TESTCYCLE_TOKEN: RW, TESTCYCLE_RATE_LIMIT: '1000/1m' };
-  const { code, err } = await runCli(['sync', '--report', junit(7), '--retire-missing'], env);
+  const { code, err } = await runCli(['sync', '--report', junit(4), '--retire-missing'], env);
   expect(code).toBe(2);
   expect(err).toContain(
-    'testcycle sync: --retire-max: retiring would archive 3 of 10 automated test case(s), more than the default bound of 1',
+    "testcycle sync: --retire-max: retiring would archive 6 of the 10 automated test case(s) in this pipeline's scope, more than the default bound of 5",
   );
-  expect(err).toContain('widen the bound with --retire-max 3');
+  expect(err).toContain('widen the bound with --retire-max 6');
   expect(emu.stats().byMethod.PATCH ?? 0).toBe(0);
+  const share = await runCli(
+    ['sync', '--report', junit(4), '--retire-missing', '--retire-max', '50%', '--dry-run'],
+    env,
+  );
+  expect(share.code).toBe(2);
   const human = await runCli(
-    ['sync', '--report', junit(7), '--retire-missing', '--retire-max', '3'],
+    ['sync', '--report', junit(4), '--retire-missing', '--retire-max', '60%'],
     env,
   );
   expect(human.code).toBe(0);
-  expect(human.out).toContain('3 archived');
+  expect(human.out).toContain('6 archived');
+});
+
+test('--retire-max junk is a config error before any request; without --retire-missing it warns that it does nothing', async () => {
+  const emu = await emulator({ seed: seed(3), rateLimit: '1000/1m' });
+  const env = { TESTCYCLE_BASE_URL: emu.url, TESTCYCLE_TOKEN: RW, TESTCYCLE_RATE_LIMIT: '1000/1m' };
+  const junk = await runCli(
+    ['sync', '--report', junit(3), '--retire-missing', '--retire-max', 'ten%'],
+    env,
+  );
+  expect(junk.code).toBe(2);
+  expect(junk.err).toContain(
+    '--retire-max: "ten%" is neither a count of test cases (5) nor a percentage',
+  );
+  expect(emu.stats().total).toBe(0);
+  const idle = await runCli(['sync', '--report', junit(3), '--retire-max', '5', '--dry-run'], env);
+  expect(idle.code).toBe(0);
+  expect(idle.err).toContain('--retire-max has no effect without --retire-missing.');
 });
 
 test('a name a person wrote: kept by default (the dry run shows both names and the flag), renamed by --case-names replace, never listed under keep; TESTCYCLE_CASE_NAMES does the same; a bad value names the flag or variable before any request', async () => {

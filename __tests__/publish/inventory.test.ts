@@ -134,22 +134,22 @@ describe('--retire-missing', () => {
 
   test('more than the bound: refused (config error), nothing written, saying how to widen it', async () => {
     const emu = await publishEmulator({ seed: automatedSeed(20) });
-    // 5 of 20 missing; the default bound is 10% of 20 = 2.
+    // 11 of 20 missing from a suite that ran; the default bound is 50% of 20 = 10.
     const error = await sync(
       clientOf(emu),
-      syncOptions(testsOf(15), { 'retire-missing': true }),
+      syncOptions(testsOf(9), { 'retire-missing': true }),
     ).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RetireBoundError);
     expect((error as RetireBoundError).kind).toBe('config');
     expect((error as Error).message).toMatch(
-      /would archive 5 of 20 automated test case\(s\), more than the default bound of 2 .*retire-max: 5/,
+      /would archive 11 of the 20 automated test case\(s\) in this pipeline's scope, more than the default bound of 10 .*retire-max: 11/,
     );
     expect(writes(emu.stats())).toBe(0);
     const widened = await sync(
       clientOf(emu),
-      syncOptions(testsOf(15), { 'retire-missing': true, 'retire-max': 5 }),
+      syncOptions(testsOf(9), { 'retire-missing': true, 'retire-max': 11 }),
     );
-    expect(widened.archived).toHaveLength(5);
+    expect(widened.archived).toHaveLength(11);
   });
 
   test('publish --sync creates the cases, then publishes; it never archives', async () => {

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { discoverReports } from '../../src/reports/discover.js';
+import { readReport } from '../../src/reports/read.js';
 import { SETTINGS } from '../../src/settings.js';
 import { ReportError } from '../../src/reports/model.js';
 
@@ -76,5 +77,14 @@ describe('report discovery', () => {
     const error = await discoverReports(['empty'], { cwd }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ReportError);
     expect((error as Error).message).toMatch(/^empty: is a directory with no report files/);
+  });
+});
+
+describe('a report that cannot be read', () => {
+  test('is a report error naming the file and why (here a directory), not a stack trace', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'testcycle-unreadable-'));
+    const error = await readReport(dir).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ReportError);
+    expect((error as Error).message).toBe(`${dir}: cannot read the file (EISDIR).`);
   });
 });

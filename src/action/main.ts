@@ -133,9 +133,9 @@ const PREPARE: Record<Mode, (logger: Logger, secrets: Redactor) => Promise<Step>
         logger,
         signal: cancellation(logger),
       });
-      core.info(secrets.redact(describeSyncResult(result)));
+      core.info(secrets.redact(describeSyncResult(result, ACTION_WORDS)));
       setSyncOutputs(result, secrets);
-      await writeJobSummary(renderSyncSummary(result), secrets);
+      await writeJobSummary(renderSyncSummary(result, ACTION_WORDS), secrets);
     };
   },
   quarantine: async (_logger, secrets) => {

@@ -2,6 +2,7 @@
 import { readReportSet, reportSettings, clientSettings } from '../publish/index.js';
 import { describeSyncResult, sync } from '../publish/inventory.js';
 import { syncSettings } from '../publish/sync-settings.js';
+import { cliWords } from './flags.js';
 import type { CommandContext } from './main.js';
 import { interruption, withClient } from './service-commands.js';
 
@@ -24,7 +25,7 @@ export async function runSyncCommand(ctx: CommandContext): Promise<number> {
       if (ctx.values.json) {
         const { warnings: _warnings, ...out } = result;
         io.stdout(JSON.stringify(out));
-      } else io.stdout(describeSyncResult(result));
+      } else io.stdout(describeSyncResult(result, cliWords(ctx.command, ctx.values, io.env)));
       return 0;
     },
     client,

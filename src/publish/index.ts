@@ -85,6 +85,13 @@ export {
 export { syncSettings, type SyncSettings } from './sync-settings.js';
 export { planSteps } from './steps.js';
 export type { Kept, KeptWhy } from './ownership.js';
+export type {
+  LikelyRename,
+  RetireCandidate,
+  RetireMax,
+  RetireOptions,
+  RetireReport,
+} from './retire.js';
 export { renderSyncSummary } from './sync-summary.js';
 export { parseCaseFields, type CaseFieldMapping } from './case-fields.js';
 export {

@@ -10,7 +10,13 @@
  * writes those.
  */
 import { type Resource, type ServiceClient, updateWithRetry } from '../api/client.js';
-import { ConfigError, ServiceError, stopIfInterrupted, type Words } from '../shared/errors.js';
+import {
+  KEY_WORDS,
+  ServiceError,
+  type SettingWords,
+  stopIfInterrupted,
+  type Words,
+} from '../shared/errors.js';
 import { chunkIn, f } from '../api/filter.js';
 import { oneLine, type Logger, silentLogger } from '../shared/redact.js';
 import type { ParsedReport, TestResult } from '../reports/model.js';
@@ -48,7 +54,21 @@ import {
   stepWrites,
   writeSteps,
 } from './steps.js';
+import {
+  checkRetireGrace,
+  describeRetire,
+  type LikelyRename,
+  logRetirement,
+  type NewTest,
+  planRetirement,
+  type RetireInput,
+  type RetireOptions,
+  type Retirement,
+  type RetireReport,
+  retireWarnings,
+} from './retire.js';
 import { warningList } from './warnings.js';
+import { DEFAULT_RETIRE_MAX_PERCENT } from '../shared/defaults.js';
 import type { PublishResult } from './publish.js';
 import { requestsOf } from './requests.js';
 
@@ -59,17 +79,15 @@ import { requestsOf } from './requests.js';
  */
 export type CaseNames = 'key' | 'keep' | 'replace';
 
-/** The share of the automated cases one sync may archive unless --retire-max says otherwise. */
-export const DEFAULT_RETIRE_SHARE = 0.1;
+/** The share of the in-scope automated cases one sync may archive unless --retire-max says otherwise. */
+export const DEFAULT_RETIRE_SHARE = DEFAULT_RETIRE_MAX_PERCENT / 100;
+export { RetireBoundError } from './retire.js';
 const PAGE = 100;
 
-export interface SyncOptions {
+/** retireMissing is never set by publish --sync: a publish never archives. */
+export interface SyncOptions extends RetireOptions {
   reports: ParsedReport[];
   match: Pick<MatchOptions, 'keyPattern' | 'automationKey' | 'workspace'>;
-  /** Archive the automated cases no report has (never from publish --sync). */
-  retireMissing: boolean;
-  /** The most cases one run may archive; absent: DEFAULT_RETIRE_SHARE of the automated, at least 1. */
-  retireMax?: number;
   /** The key template the Space's cases were keyed by: such cases are re-keyed, not duplicated. */
   migrateKeys?: string;
   caseFields?: CaseFieldMapping;
@@ -112,26 +130,16 @@ export interface SyncResult {
   kept: Kept[];
   /** Matched cases with nothing to write. */
   unchanged: number;
-  /** Automated cases (AUTOMATED with a key, not ARCHIVED) and how many one run may archive. */
-  retire: { automated: number; max: number; enabled: boolean };
+  /** Retirement: the bound, the scope, what blocks it, each unmatched case in scope and why. */
+  retire: RetireReport;
+  /** Vanished tests and new tests of the same file with alike names (docs/design.md "Sync"). */
+  renames: LikelyRename[];
   /** The requests the writes cost (a dry run: would cost), beyond the reads already made. */
   plannedRequests: number;
   /** Writes the service refused (a name another case holds): not done, the rest went on. */
   failed: { case: string; reason: string }[];
   requests: PublishResult['requests'];
   warnings: string[];
-}
-
-/** The archive bound of docs/design.md "Sync": a partial run must not archive the suite. */
-export class RetireBoundError extends ConfigError {
-  constructor(count: number, automated: number, max: number, explicit: boolean) {
-    super(
-      'retire-max',
-      (w) =>
-        `retiring would archive ${count} of ${automated} automated test case(s), more than ${explicit ? `${w.name('retire-max')} ${max}` : `the default bound of ${max} (${DEFAULT_RETIRE_SHARE * 100}% of the automated cases, at least 1)`}; nothing was written. A partial run (one shard, a filtered run) lacks most tests: sync the reports of the whole suite at once, or, if these tests are gone, widen the bound with ${w.value('retire-max', String(count))}.`,
-      'RETIRE_BOUND',
-    );
-  }
 }
 
 type CaseAttrs = AttributesOf<'test_cases'>;
@@ -183,6 +191,8 @@ export async function sync(client: ServiceClient, options: SyncOptions): Promise
   const { warnings, warn } = warningList(logger);
   client.scheduler.stopWaitingOn(options.signal);
   if (options.migrateKeys) checkAutomationKeyTemplate(options.migrateKeys, 'migrate-keys');
+  checkRetireGrace(options);
+  for (const warning of retireWarnings(options)) warn(warning);
   if (!options.quiet)
     for (const warning of keyWarnings(options.reports, options.match)) warn(warning);
   const entries = entriesOf(options, options.quiet ? () => {} : warn);
@@ -199,10 +209,17 @@ export async function sync(client: ServiceClient, options: SyncOptions): Promise
     ? await resolveCaseFields(client, options.caseFields, options.ownershipField)
     : undefined;
   const cases = await readCases(client, entries, fields !== undefined);
+  // Before the steps are read: a test that follows its renamed case takes that case's steps.
+  const retirement = await planRetirement(client, retireInput(entries, cases, options));
+  for (const entry of entries) {
+    const old = retirement.follow.get(entry.key);
+    if (old !== undefined) entry.oldKey = old;
+  }
+  logRetirement(retirement, options, logger, warn);
   const stepsOf = await readSteps(client, entries, cases);
   stopIfInterrupted(options.signal);
 
-  const plan = makePlan(entries, cases, stepsOf, options, (test) =>
+  const plan = makePlan(entries, cases, stepsOf, options, retirement, (test) =>
     fields ? caseFieldsOf(test, fields, warn) : {},
   );
   const planned = planCost(plan);
@@ -221,6 +238,7 @@ export async function sync(client: ServiceClient, options: SyncOptions): Promise
     kept: [...plan.kept],
     unchanged: plan.unchanged,
     retire: plan.retire,
+    renames: retirement.renames,
     plannedRequests: planned,
     failed: [],
     requests: requestsOf(client),
@@ -384,6 +402,7 @@ function makePlan(
   cases: Cases,
   stepsOf: Map<string, ExistingStep[]>,
   options: SyncOptions,
+  retirement: Retirement,
   fieldsOf: (test: TestResult) => CaseChange,
 ): Plan {
   const creates: NewCase[] = [];
@@ -449,45 +468,45 @@ function makePlan(
       stepsKept,
     });
   }
-  const isAutomated = (r: Resource<'test_cases'>) =>
-    r.attributes.automationStatus === 'AUTOMATED' &&
-    !!r.attributes.automationKey &&
-    r.attributes.status !== 'ARCHIVED';
-  const automated = cases.automated.filter(isAutomated);
-  const max = options.retireMax ?? Math.max(1, Math.floor(automated.length * DEFAULT_RETIRE_SHARE));
-  if (options.retireMissing) {
-    const missing = automated.filter((r) => !matched.has(r.id));
-    if (missing.length > max)
-      throw new RetireBoundError(
-        missing.length,
-        automated.length,
-        max,
-        options.retireMax !== undefined,
-      );
-    for (const r of missing) {
-      const auto = r.attributes.automationKey;
-      items.push({
-        id: r.id,
-        ref: refOf(r.attributes),
-        // Archived only while it is still the automated case that was read.
-        change: (current) =>
-          current.status !== 'ARCHIVED' &&
-          current.automationStatus === 'AUTOMATED' &&
-          current.automationKey === auto
-            ? { status: 'ARCHIVED' }
-            : null,
-        kinds: new Set(['archived']),
-        from: r.attributes,
-        fields: [],
-      });
-    }
+  // Only what this run proved gone (src/publish/retire.ts), and never a case a test matched.
+  for (const r of retirement.archive) if (!matched.has(r.id)) items.push(archiveItem(r));
+  return { creates, items, kept, unchanged, retire: retirement.report };
+}
+
+/** An archive, made only while the case is still the automated case that was read. */
+function archiveItem(r: Resource<'test_cases'>): CaseItem {
+  const auto = r.attributes.automationKey;
+  return {
+    id: r.id,
+    ref: refOf(r.attributes),
+    change: (current) =>
+      current.status !== 'ARCHIVED' &&
+      current.automationStatus === 'AUTOMATED' &&
+      current.automationKey === auto
+        ? { status: 'ARCHIVED' }
+        : null,
+    kinds: new Set(['archived']),
+    from: r.attributes,
+    fields: [],
+  };
+}
+
+/** What retirement needs of the plan: the cases this run's tests matched, the tests that match none. */
+function retireInput(entries: Entry[], cases: Cases, options: SyncOptions): RetireInput {
+  const matched = new Set<string>();
+  const created: NewTest[] = [];
+  for (const entry of entries) {
+    const { found } = caseOf(entry, cases);
+    if (found) matched.add(found.id);
+    else if (!entry.explicit) created.push({ key: entry.key, test: entry.test });
   }
   return {
-    creates,
-    items,
-    kept,
-    unchanged,
-    retire: { automated: automated.length, max, enabled: options.retireMissing },
+    ...options,
+    cases: cases.automated,
+    matched,
+    created,
+    automationKey: options.match.automationKey,
+    workspace: options.match.workspace,
   };
 }
 
@@ -711,8 +730,8 @@ async function write(
     warn(`test case ${oneLine(failure.case)} not written: ${oneLine(failure.reason)}`);
 }
 
-/** The result in a few lines, for the CLI and the action's log. */
-export function describeSyncResult(r: SyncResult): string {
+/** The result in a few lines, for the CLI and the action's log (settings in `words`). */
+export function describeSyncResult(r: SyncResult, words: SettingWords = KEY_WORDS): string {
   const would = r.dryRun ? 'would be ' : '';
   // A renamed case shows both names; a kept field what sync would have written and why.
   const list = <T extends CaseRef>(label: string, items: T[], text: (c: T) => string) =>
@@ -741,6 +760,7 @@ export function describeSyncResult(r: SyncResult): string {
     lines.push(
       `steps of ${r.steps.cases} case(s): ${r.steps.created} ${would}created, ${r.steps.updated} ${would}updated, ${r.steps.deleted} ${would}deleted`,
     );
+  lines.push(...describeRetire(r, words));
   if (r.failed.length) lines.push(`not written: ${r.failed.length} (see the warnings)`);
   lines.push(
     r.dryRun

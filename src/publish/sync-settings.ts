@@ -8,6 +8,7 @@ import { checkAutomationKeyTemplate } from './match.js';
 import type { SettingSource } from '../shared/setting-readers.js';
 import { flag, numeric, text } from '../settings.js';
 import { caseWriteSettings, matchSettings } from './settings.js';
+import { checkRetireGrace, parseRetireMax, parseRetireScope } from './retire.js';
 
 export type SyncSettings = Omit<SyncOptions, 'reports' | 'logger' | 'signal' | 'concurrency'>;
 
@@ -18,12 +19,18 @@ export function syncSettings(
   const match = matchSettings(src, env);
   const migrateKeys = text(src, 'migrate-keys');
   if (migrateKeys !== undefined) checkAutomationKeyTemplate(migrateKeys, 'migrate-keys');
-  return {
+  const settings: SyncSettings = {
     match,
     retireMissing: flag(src, 'retire-missing'),
-    retireMax: numeric(src, 'retire-max'),
+    retireMax: parseRetireMax(text(src, 'retire-max')),
+    retireGrace: numeric(src, 'retire-grace'),
+    retireSeries: text(src, 'retire-series'),
+    retireScope: parseRetireScope(text(src, 'retire-scope')),
+    followRenames: flag(src, 'follow-renames'),
     migrateKeys,
     ...caseWriteSettings(src),
     dryRun: flag(src, 'dry-run'),
   };
+  checkRetireGrace(settings);
+  return settings;
 }

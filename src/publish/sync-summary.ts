@@ -8,6 +8,8 @@ import type { CaseRef, SyncResult } from './inventory.js';
 import { type Kept, keptDetail, keptHints } from './ownership.js';
 import { render } from '../shared/errors.js';
 import { markdownCell } from '../shared/markdown.js';
+import { KEY_WORDS, type SettingWords } from '../shared/errors.js';
+import { retireSections } from './retire-summary.js';
 
 const SHOWN = 50;
 
@@ -48,7 +50,7 @@ function stepsLine(r: SyncResult, verb: string): string {
   return `Steps of ${r.steps.cases} case(s): ${r.steps.created} ${verb}created, ${r.steps.updated} ${verb}updated, ${r.steps.deleted} ${verb}deleted.`;
 }
 
-export function renderSyncSummary(r: SyncResult): string {
+export function renderSyncSummary(r: SyncResult, words: SettingWords = KEY_WORDS): string {
   const verb = r.dryRun ? 'would be ' : '';
   const lines = [
     `## ${r.dryRun ? '📝 Sync plan: nothing written' : '🔄 Test cases synced'}`,
@@ -67,6 +69,7 @@ export function renderSyncSummary(r: SyncResult): string {
     if (items.length > SHOWN) lines.push(`- ... and ${items.length - SHOWN} more`);
   };
   for (const [title, items] of kindsOf(r)) if (title !== 'updated') section(title, items);
+  lines.push(...retireSections(r, words));
   if (r.failed.length)
     section(
       'not written',

@@ -32,14 +32,18 @@ export async function readReport(file: string, options: ReadOptions = {}): Promi
 
 /** A file's text, refused by size before it is read. */
 export async function readText(file: string, maxBytes: number): Promise<string> {
+  // A file that cannot be read (gone, no permission, a directory) is a report error naming it,
+  // never a stack trace, and stops the run before any request.
+  const unreadable = (error: unknown) =>
+    new ReportError(
+      file,
+      `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'}).`,
+    );
   let size: number;
   try {
     size = (await stat(file)).size;
   } catch (error) {
-    throw new ReportError(
-      file,
-      `cannot read the file (${(error as NodeJS.ErrnoException).code ?? 'error'}).`,
-    );
+    throw unreadable(error);
   }
   if (size > maxBytes) {
     throw new ReportError(
@@ -48,13 +52,19 @@ export async function readText(file: string, maxBytes: number): Promise<string> 
         `is ${size} bytes, over the limit of ${maxBytes} bytes; raise ${w.name('max-report-bytes')} if this is really a report.`,
     );
   }
-  const handle = await open(file);
+  let bytes: Buffer;
   try {
-    // Decoded at once so the bytes can be collected while the text is parsed.
-    return decodeText(await handle.readFile());
-  } finally {
-    await handle.close();
+    const handle = await open(file);
+    try {
+      bytes = await handle.readFile();
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    throw unreadable(error);
   }
+  // Decoded at once so the bytes can be collected while the text is parsed.
+  return decodeText(bytes);
 }
 
 export function parseReport(

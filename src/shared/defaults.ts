@@ -30,6 +30,15 @@ export const DEFAULT_KEY_PATTERN = '\\b[A-Z][A-Z0-9_]*-T[0-9]+\\b';
  */
 export const DEFAULT_AUTOMATION_KEY = '{file} › {test}';
 
+/**
+ * The most sync --retire-missing archives in one run unless retire-max says otherwise: this share
+ * (per cent) of the automated cases in the pipeline's scope, at least 1. Evidence decides what is
+ * gone (docs/design.md "Sync: what retire-missing archives"); the bound is a last guard against
+ * evidence that is wrong as a whole, so it lets a renamed describe through and stops a run that
+ * would archive most of the suite.
+ */
+export const DEFAULT_RETIRE_MAX_PERCENT = 50;
+
 /** The custom field of test cases that holds a quarantine. */
 export const DEFAULT_QUARANTINE_FIELD = 'quarantine';
 

@@ -1,0 +1,149 @@
+/**
+ * Whether a test file still declares a test (src/publish/retire-source.ts): each runner's names,
+ * read back from a key, against the source text people write.
+ */
+import { declares, indexSource, Workspace } from '../../src/publish/retire-source.js';
+
+const JEST = `import { Cart } from '../src/cart';
+// don't run this against production
+describe('Cart', () => {
+  describe("when empty", () => {
+    it('adds an item', () => expect(new Cart().add(1)).toBe(1));
+    it('it\\'s fine', () => {});
+  });
+  test(\`counts \${n} items\`, () => {});
+});
+`;
+
+const PYTHON = `import pytest
+
+@pytest.mark.slow
+def test_slow():
+    assert True
+
+class TestGroup:
+    @pytest.mark.parametrize("n", [1, 2])
+    def test_param(self, n):
+        assert n
+`;
+
+const FEATURE = `Feature: Calculator
+
+  Scenario: adds
+    Given 1 and 2
+    Then "3" is shown
+`;
+
+const GO = `package mathutil
+
+func TestAdds(t *testing.T) {
+	t.Run("with zero", func(t *testing.T) {})
+}
+`;
+
+describe('declares', () => {
+  test.each([
+    [
+      'jest: describe path and title, each a string',
+      JEST,
+      'Cart when empty adds an item',
+      [],
+      true,
+    ],
+    ['jest: an escaped quote in a title', JEST, "Cart when empty it's fine", [], true],
+    [
+      'jest: a renamed describe leaves its old title nowhere',
+      JEST,
+      'Basket when empty adds an item',
+      [],
+      false,
+    ],
+    // Each piece stands; their nesting is not read: a false match keeps a case, never archives one.
+    [
+      'jest: pieces are checked, not their nesting (errs towards declared)',
+      JEST,
+      'Cart adds an item',
+      [],
+      true,
+    ],
+    [
+      'jest: a describe removed from around a test',
+      JEST.replace('describe("when empty", () => {', '{'),
+      'Cart when empty adds an item',
+      [],
+      false,
+    ],
+    [
+      'jest: an identifier is no title (Cart is imported, "Cart" is the describe)',
+      'const c = new Cart();\nit("adds an item")',
+      'Cart adds an item',
+      [],
+      false,
+    ],
+    ['jest: a deleted test', JEST, 'Cart when empty removes an item', [], false],
+    [
+      'jest: a title built at run time does not stand as written',
+      JEST,
+      'Cart counts 3 items',
+      [],
+      false,
+    ],
+    ['vitest: joined by " > "', JEST, 'Cart > when empty > adds an item', [], true],
+    [
+      'Playwright: joined by " › ", the project after it',
+      JEST,
+      'Cart › when empty › adds an item [chromium]',
+      [],
+      true,
+    ],
+    [
+      'pytest: a module path, then the function',
+      PYTHON,
+      'tests.test_mod.test_slow',
+      ['tests.test_mod'],
+      true,
+    ],
+    [
+      'pytest: a class and a parametrized method',
+      PYTHON,
+      'tests.test_mod.TestGroup.test_param[1]',
+      ['tests.test_mod'],
+      true,
+    ],
+    ['pytest: a deleted function', PYTHON, 'tests.test_mod.test_gone', ['tests.test_mod'], false],
+    [
+      'pytest: a word in a comment is no declaration',
+      '# test_gone was removed\n',
+      'tests.test_mod.test_gone',
+      ['tests.test_mod'],
+      false,
+    ],
+    ['Cucumber: feature and scenario lines', FEATURE, 'Calculator.adds', [], true],
+    ['Cucumber: a renamed scenario', FEATURE, 'Calculator.subtracts', [], false],
+    [
+      'go: a test function and its subtest (spaces written as _)',
+      GO,
+      'TestAdds/with_zero',
+      [],
+      true,
+    ],
+    ['go: a deleted test function', GO, 'TestSubtracts', [], false],
+  ])('%s', (_what, source, name, prefixes, expected) => {
+    const index = indexSource(source as string, FEATURE === source);
+    expect(declares(index, name as string, prefixes as string[])).toBe(expected);
+  });
+});
+
+describe('Workspace.pathOf: a key names a file of the workspace only by a relative path inside it', () => {
+  test.each([
+    ['src/cart.test.ts', 'src/cart.test.ts'],
+    ['./src/../src/cart.test.ts', 'src/cart.test.ts'],
+    ['../other/cart.test.ts', undefined],
+    ['/etc/passwd.txt', undefined],
+    ['C:/work/cart.test.ts', undefined],
+    ['src\\cart.test.ts', undefined],
+    ['Cart adds an item', undefined],
+  ])('%s', (text, path) => {
+    expect(Workspace.pathOf(text)).toBe(path);
+  });
+});
