@@ -388,7 +388,7 @@ export const SETTINGS = {
     modes: GATE_MODES,
     commands: GATE_COMMANDS,
     description:
-      "Gate: fail when the cycle's pass rate fell by more than POINTS against the previous cycle of the same series (the cycles whose names cycle-name's template renders, each placeholder standing for any text).",
+      "Gate: fail when the cycle's pass rate fell by more than POINTS against the previous cycle of the same series (the cycles whose names cycle-name's template renders, each placeholder matching what it stands for: {date} a date, {sha7} a commit, {pr} a number).",
   },
   'max-failed': {
     type: 'integer',
@@ -635,7 +635,7 @@ export const SETTINGS = {
     modes: ['report'],
     commands: ['report'],
     description:
-      'Report: the cycles whose names match this pattern, * or a placeholder ({date}, {sha7}, ...) standing for any text, e.g. "Nightly {date}". Without series-name or series-filter: every cycle.',
+      'Report: the cycles whose names match this pattern, * standing for any text and a placeholder for what it stands for ({date} a date, {sha7} seven hexadecimal digits, {pr} a number, ...), e.g. "Nightly {date}". Without series-name or series-filter: every cycle.',
   },
   'series-filter': {
     type: 'filter',
