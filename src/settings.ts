@@ -7,6 +7,7 @@
  */
 import {
   DEFAULT_AUTOMATION_KEY,
+  DEFAULT_BASELINE_SERIES,
   DEFAULT_CONCURRENCY,
   DEFAULT_KEY_PATTERN,
   DEFAULT_LAST,
@@ -486,12 +487,21 @@ export const SETTINGS = {
   },
   baseline: {
     type: 'choice',
-    choices: ['previous'],
-    default: 'previous',
+    choices: ['auto', 'previous', 'series'],
+    default: 'auto',
     modes: GATE_MODES,
     commands: GATE_COMMANDS,
     description:
-      "max-new-failures: previous compares with the previous cycle of the series (cycle-name's template, as max-pass-rate-drop finds it); baseline-cycle names another.",
+      "max-new-failures: auto compares a pull request's run with the latest complete cycle of baseline-series (the base branch's nightly) and any other run with the previous cycle of its own series (cycle-name's template, of the same branch or PR where the template names it); previous and series pick one of the two for every run. baseline-cycle wins over all.",
+  },
+  'baseline-series': {
+    type: 'string',
+    default: DEFAULT_BASELINE_SERIES,
+    placeholder: 'PATTERN',
+    modes: GATE_MODES,
+    commands: GATE_COMMANDS,
+    description:
+      "max-new-failures: the base branch's series, whose latest complete cycle (DONE, or followed by a later cycle of the series) a pull request is compared with; {branch} stands for the PR's target branch, * for any text, each other placeholder for what it stands for ({date} a date). A cycle named by this run's cycle-name with its {pr} is never the baseline.",
   },
   'baseline-cycle': {
     type: 'string',
@@ -499,7 +509,7 @@ export const SETTINGS = {
     modes: GATE_MODES,
     commands: GATE_COMMANDS,
     description:
-      'max-new-failures: the cycle to compare with, by key or name, or the newest cycle of a series by a pattern such as "Nightly main {date}" (the latest nightly of main); it wins over baseline.',
+      'max-new-failures: the cycle to compare with, by key or name, or by a pattern such as "Nightly main {date}" the latest complete cycle of that series (DONE, or followed by a later one); it wins over baseline.',
   },
   'auto-quarantine': {
     type: 'string',

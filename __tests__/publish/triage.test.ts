@@ -18,7 +18,7 @@ import {
 } from '../../src/publish/index.js';
 import { buildReport, dashboardSettings } from '../../src/dashboard/index.js';
 import { runCli } from '../helpers/cli.js';
-import { nightly, NOW, triageSeed } from '../helpers/triage.js';
+import { nightly, NOW, prEnv, publishAs, triageSeed } from '../helpers/triage.js';
 import { silentLogger } from '../../src/shared/redact.js';
 import { createCycle } from '../../src/publish/index.js';
 import { RW, testSeed } from '../helpers/emulator.js';
@@ -310,10 +310,10 @@ describe('max-new-failures against a baseline', () => {
     expect(byKey.result.gate.reasons[0]).toMatch(/^1 new failure against DEMO-R2 "Nightly 2"/);
   });
 
-  test('nightly on main + PR against main: baseline-cycle as a pattern is the newest nightly', async () => {
+  test('nightly on main + PR against main: baseline-cycle as a pattern is the latest complete nightly', async () => {
     const emu = await publishEmulator({ seed: triageSeed() });
     await nightly(emu, '1', [1]); // B failed a while ago
-    await nightly(emu, '2', [2]); // the latest nightly: C failing on main
+    await nightly(emu, '2', [2], { 'close-cycle': true }); // the latest nightly: C failing on main
     const settings = publishSettings(
       settingsFrom({
         'cycle-name': 'PR {pr}',
@@ -332,6 +332,88 @@ describe('max-new-failures against a baseline', () => {
     expect(pr.triage?.stillFailing.map((t) => t.key)).toEqual(['DEMO-T3']);
     expect(pr.gate.reasons).toEqual([
       '1 new failure against DEMO-R2 "Nightly 2", more than 0 allowed: DEMO-T4 "D"',
+    ]);
+  });
+
+  test("a PR's default baseline is the latest complete nightly: never another PR's cycle, an unfinished nightly or a branch named like one", async () => {
+    const emu = await publishEmulator({ seed: triageSeed() });
+    const gate = { 'max-new-failures': 0 };
+    // The nightly of main: C failing; closed.
+    await publishAs(emu, 'Nightly 2026-11-24', {}, [2], { 'close-cycle': true });
+    // PR 5 broke A.
+    await publishAs(emu, 'PR {pr} {sha7}', prEnv(5, 'fix-a', 'aaaaaaa5'), [0]);
+    // Later cycles that fail A too, none of them the baseline: tonight's nightly, still running
+    // (ACTIVE, nothing after it), and a branch's run named like a nightly (closed).
+    await publishAs(emu, 'Nightly 2026-11-25', {}, [0]);
+    await publishAs(emu, 'Nightly {branch}', { TESTCYCLE_BRANCH: 'fix-login' }, [0], {
+      'close-cycle': true,
+    });
+    const { result } = await publishAs(
+      emu,
+      'PR {pr} {sha7}',
+      prEnv(7, 'feature-x', 'bbbbbbb7'),
+      [0, 2],
+      gate,
+    );
+    expect(result.triage?.baseline).toMatchObject({ key: 'DEMO-R1', name: 'Nightly 2026-11-24' });
+    expect(result.triage?.newFailures.map((t) => t.key)).toEqual(['DEMO-T1']);
+    expect(result.triage?.stillFailing.map((t) => t.key)).toEqual(['DEMO-T3']);
+    expect(result.gate.reasons).toEqual([
+      '1 new failure against DEMO-R1 "Nightly 2026-11-24", more than 0 allowed: DEMO-T1 "A"',
+    ]);
+    // Once tonight's nightly is followed by another, it is complete: A fails on main too.
+    await publishAs(emu, 'Nightly 2026-11-26', {}, [0]);
+    const later = await publishAs(
+      emu,
+      'PR {pr} {sha7}',
+      prEnv(7, 'feature-x', 'ccccccc7'),
+      [0],
+      gate,
+    );
+    expect(later.result.triage?.baseline).toMatchObject({ name: 'Nightly 2026-11-25' });
+    expect(later.result.gate.passed).toBe(true);
+    // Migration: baseline previous compares with this PR's previous push (PR 7's, never PR 5's).
+    const own = await publishAs(emu, 'PR {pr} {sha7}', prEnv(7, 'feature-x', 'ddddddd7'), [0, 1], {
+      ...gate,
+      baseline: 'previous',
+    });
+    expect(own.result.triage?.baseline).toMatchObject({ name: 'PR 7 ccccccc' });
+    expect(own.result.triage?.newFailures.map((t) => t.key)).toEqual(['DEMO-T2']);
+  });
+
+  test('a PR without a complete baseline: failing tests fail the gate, naming the series; none failing is a note', async () => {
+    const emu = await publishEmulator({ seed: triageSeed() });
+    const gate = { 'max-new-failures': 0, 'baseline-series': 'Nightly {branch} {date}' };
+    await publishAs(emu, 'Nightly {branch} {date}', { TESTCYCLE_BRANCH: 'main' }, []);
+    const red = await publishAs(emu, 'PR {pr}', prEnv(7, 'feature-x', 'bbbbbbb7'), [1], gate);
+    expect(red.result.gate.reasons).toEqual([
+      expect.stringMatching(
+        /^no baseline cycle found, so new failures \(at most 0 allowed\) were not checked: the series "Nightly \{branch\} \{date\}" \(branch main\) has no complete cycle: its newest, DEMO-R1 \(ACTIVE\), is not DONE/,
+      ),
+    ]);
+    const green = await publishAs(emu, 'PR {pr}', prEnv(7, 'feature-x', 'bbbbbbb7'), [], gate);
+    expect(green.result.gate).toMatchObject({ passed: true, reasons: [] });
+    expect(green.result.gate.notes?.[0]).toMatch(/^no baseline cycle: new failures not checked/);
+    expect(() =>
+      gateSettings(settingsFrom({ 'cycle-name': 'PR {pr}', 'baseline-series': 'Nightly {day}' })),
+    ).toThrow(
+      /^baseline-series: unknown placeholder \{day\} in "Nightly \{day\}"; use \* or \{date\}/,
+    );
+  });
+
+  test('a push compares with the previous cycle of its own branch, for new failures and for the trend', async () => {
+    const emu = await publishEmulator({ seed: triageSeed() });
+    const at = (branch: string, sha: string) => ({ TESTCYCLE_BRANCH: branch, TESTCYCLE_SHA: sha });
+    await publishAs(emu, 'CI {branch} {sha7}', at('main', 'aaaaaaa1'), []);
+    await publishAs(emu, 'CI {branch} {sha7}', at('feature', 'bbbbbbb1'), [0]);
+    const { result } = await publishAs(emu, 'CI {branch} {sha7}', at('main', 'ccccccc1'), [0], {
+      'max-new-failures': 0,
+      'max-pass-rate-drop': 0,
+    });
+    expect(result.triage?.baseline).toMatchObject({ name: 'CI main aaaaaaa' });
+    expect(result.gate.reasons).toEqual([
+      'pass rate 75% fell 25 points from 100% in DEMO-R1 "CI main aaaaaaa" (at most 0 allowed)',
+      '1 new failure against DEMO-R1 "CI main aaaaaaa", more than 0 allowed: DEMO-T1 "A"',
     ]);
   });
 
@@ -362,7 +444,7 @@ describe('max-new-failures against a baseline', () => {
     const attempt = () =>
       gateSettings(settingsFrom({ 'cycle-key': 'DEMO-R1', 'max-new-failures': 0 }));
     expect(attempt).toThrow(
-      /^max-new-failures: needs a baseline: cycle-name .* or baseline-cycle\.$/,
+      /^max-new-failures: needs a baseline: cycle-name .*, baseline-cycle, or baseline: series \(the latest complete cycle of baseline-series\)\.$/,
     );
   });
 });

@@ -85,7 +85,7 @@ const PREPARE: Record<Mode, (logger: Logger, secrets: Redactor) => Promise<Step>
   },
   gate: async (_logger, secrets) => {
     const target = cycleSettings(inputSource, process.env, secrets);
-    const gate = gateOnlySettings(inputSource);
+    const gate = gateOnlySettings(inputSource, process.env);
     const github = githubReporting(inputSource);
     return async (client) => ({
       result: await gateCycle(client, target, gate),

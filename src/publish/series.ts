@@ -8,6 +8,7 @@
  */
 import type { Resource, ServiceClient } from '../api/client.js';
 import { f, isEvaluated, type Filter } from '../api/filter.js';
+import { ConfigError } from '../shared/errors.js';
 import { oneLine } from '../shared/redact.js';
 
 const WILDCARD = /\*|\{[a-z_0-9]+(?::[A-Za-z_][A-Za-z0-9_]*)?\}/g;
@@ -59,6 +60,30 @@ const PLACEHOLDER_SHAPES: Record<string, Shape[]> = {
   branch: [{ test: BRANCH, repeat: 'plus' }],
 };
 const ANY_TEXT: Shape[] = [{ test: ANY, repeat: 'plus' }];
+
+/**
+ * A pattern a setting gives (`baseline-series`, `baseline-cycle`): not empty, and each placeholder
+ * one that stands for something, checked before any request.
+ */
+export function checkPatternPlaceholders(pattern: string, key: string): void {
+  if (!pattern.trim())
+    throw new ConfigError(
+      key,
+      'is empty: give a cycle name or a pattern such as "Nightly {date}".',
+    );
+  for (const m of pattern.matchAll(WILDCARD)) {
+    const name = m[0].slice(1, -1).split(':')[0]!;
+    if (m[0] !== '*' && name !== 'env' && !(name in PLACEHOLDER_SHAPES))
+      throw new ConfigError(
+        key,
+        `unknown placeholder ${m[0]} in "${oneLine(pattern)}"; use * or ${Object.keys(
+          PLACEHOLDER_SHAPES,
+        )
+          .map((k) => `{${k}}`)
+          .join(' ')} or {env:NAME}.`,
+      );
+  }
+}
 
 /** The placeholders that say where a cycle was run: its branch (or PR) and its commit. */
 export type IdentityPlaceholder = 'branch' | 'pr' | 'sha' | 'sha7';

@@ -9,7 +9,15 @@ import type { Resource, ServiceClient } from '../api/client.js';
 import { f, type Filter } from '../api/filter.js';
 import { oneLine } from '../shared/redact.js';
 import type { ExecutionResult } from '../schema/resources.js';
-import { baselineCost, findBaseline, isFailing, readBaseline } from './baseline.js';
+import {
+  baselineCost,
+  type BaselineMode,
+  baselineSource,
+  findBaseline,
+  isFailing,
+  readBaseline,
+} from './baseline.js';
+import type { CiIdentity } from './context.js';
 import type { CycleCounts } from './gate.js';
 import type { Notified, NotifyOptions } from './notify.js';
 import type { AutoQuarantineOptions } from './auto-quarantine.js';
@@ -33,8 +41,14 @@ export interface TriageGateOptions {
   quarantineFieldGiven?: boolean;
   /** Fail when more tests fail now that passed (or had no execution) in the baseline. */
   maxNewFailures?: number;
-  /** The baseline cycle by key or name; absent: the previous cycle of `series`. */
+  /** The baseline cycle by key or name, or a pattern's latest complete cycle; wins over `baseline`. */
   baselineCycle?: string;
+  /** `auto` (default): a PR's run against `baselineSeries`, any other against its previous cycle. */
+  baseline?: BaselineMode;
+  /** The base branch's series a PR's run is compared with (default `Nightly {date}`). */
+  baselineSeries?: string;
+  /** Where this run is (branch, PR, its target branch, commit): src/publish/context.ts. */
+  ci?: CiIdentity;
   /** The automatic quarantine rule, applied before the gate (src/publish/auto-quarantine.ts). */
   autoQuarantine?: AutoQuarantineOptions;
   /** Tell owners or named users of the new failures (src/publish/notify.ts). */
@@ -105,11 +119,13 @@ export async function readTriage(
   const max = gate.maxNewFailures;
   const baseline = await findBaseline(client, cycle, gate);
   if ('why' in baseline) {
-    if (baseline.first || max === undefined)
-      notes.push(`no previous cycle: new failures not checked (${baseline.why})`);
+    const what = baselineSource(gate) === 'previous' ? 'no previous cycle' : 'no baseline cycle';
+    // Nothing failing now is nothing new, whatever the baseline would have said.
+    if (baseline.first || max === undefined || read.failing.length === 0)
+      notes.push(`${what}: new failures not checked (${baseline.why})`);
     else
       reasons.push(
-        `no baseline cycle found, so new failures (at most ${max} allowed) were not checked: ${baseline.why}`,
+        `${what} found, so new failures (at most ${max} allowed) were not checked: ${baseline.why}`,
       );
     return { triage, reasons, notes };
   }

@@ -33,6 +33,12 @@ export const DEFAULT_AUTOMATION_KEY = '{file} › {test}';
 /** The custom field of test cases that holds a quarantine. */
 export const DEFAULT_QUARANTINE_FIELD = 'quarantine';
 
+/**
+ * The series a pull request's new failures are compared with unless told (`baseline-series`): the
+ * nightly, as the README's nightly recipe names it. Never a PR's cycle.
+ */
+export const DEFAULT_BASELINE_SERIES = 'Nightly {date}';
+
 /** Larger report files are refused unless told otherwise (a 100,000-test JUnit file is ~17 MB). */
 export const DEFAULT_MAX_REPORT_BYTES = 100 * 1024 * 1024;
 
