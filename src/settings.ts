@@ -389,7 +389,7 @@ export const SETTINGS = {
     modes: GATE_MODES,
     commands: GATE_COMMANDS,
     description:
-      "Gate: fail when the cycle's pass rate fell by more than POINTS against the previous cycle of the same series (the cycles whose names cycle-name's template renders, each placeholder matching what it stands for: {date} a date, {sha7} a commit, {pr} a number).",
+      "Gate: fail when the cycle's pass rate fell by more than POINTS against the previous cycle of the same series (the cycles whose names cycle-name's template renders, of this run's branch or PR where the template names {branch} or {pr}; each placeholder matching what it stands for: {date} a date, {sha7} a commit, {pr} a number).",
   },
   'max-failed': {
     type: 'integer',
@@ -517,7 +517,7 @@ export const SETTINGS = {
     modes: GATE_MODES,
     commands: GATE_COMMANDS,
     description:
-      'Before the gate: a test failing now whose result flipped between pass and fail at least FLIPS times in the last CYCLES cycles of the series (cycle-name) is quarantined, with the rule as its reason, e.g. 2/10.',
+      "Before the gate: a test failing now whose result flipped between pass and fail at least FLIPS times in the last CYCLES cycles of the series (cycle-name) that ran on this cycle's branch or PR ({branch} or {pr} in cycle-name), else its commit ({sha}), is quarantined, with the rule as its reason, e.g. 2/10.",
   },
   'release-after': {
     type: 'integer',

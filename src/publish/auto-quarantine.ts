@@ -24,7 +24,8 @@ import {
   RULE_BY,
   setQuarantineField,
 } from './quarantine.js';
-import { matchesPattern, patternFilter } from './series.js';
+import { type CiIdentity, isPullRequest } from './context.js';
+import { describeSeries, laneOf, matchesPattern, patternFilter, recordsOf } from './series.js';
 
 export interface AutoQuarantineOptions {
   /** FLIPS/CYCLES of `--auto-quarantine`. */
@@ -63,6 +64,8 @@ export interface AutoQuarantineResult {
   readRequests: number;
   /** Requests the changes cost (planned in a dry run). */
   writeRequests: number;
+  /** Why the rule did less than asked (a PR's run on a series that records no branch). */
+  warnings?: string[];
 }
 
 /** Results of one case, oldest cycle first (undefined: no execution there). */
@@ -93,6 +96,8 @@ export async function applyAutoQuarantine(
     field: string;
     now: Date;
     planned?: Map<string, ExecutionResult>;
+    /** Where this run is: a PR's run on a series that records no branch counts no flips. */
+    ci?: CiIdentity;
   },
 ): Promise<AutoQuarantineResult> {
   const out: AutoQuarantineResult = {
@@ -102,6 +107,15 @@ export async function applyAutoQuarantine(
     writeRequests: 0,
   };
   const startedAt = client.stats.total;
+  const records = recordsOf(options.series);
+  if (!records.branch && !records.commit && isPullRequest(options.ci)) {
+    // Flips count on one branch or one commit only (docs/design.md "Triage"): names that record
+    // neither cannot tell this PR's cycles from the others'.
+    out.warnings = [
+      `auto-quarantine: nothing quarantined or released: this is a pull request's run, and the names of its series ${describeSeries(options.series)} record no branch, PR or commit, so its flips cannot be told from other branches'; put {branch} or {pr} (or {sha}) in cycle-name`,
+    ];
+    return out;
+  }
   const window = Math.max(options.rule?.cycles ?? 0, options.releaseAfter ?? 0);
   const ids = await newestOfSeries(client, cycle, options.series, window);
   const at = new Map(ids.map((id, i) => [id, i]));
@@ -220,8 +234,9 @@ export async function applyAutoQuarantine(
 }
 
 /**
- * The ids of the newest `count` cycles of the series up to `cycle` (by rank), oldest first, this
- * cycle last ('' for a cycle a dry run would create). One page: count is at most 100.
+ * The ids of the newest `count` cycles of the series up to `cycle` (by rank) that ran on the same
+ * branch or PR, or (where the names record no branch) the same commit (series.ts `laneOf`), oldest
+ * first, this cycle last ('' for a cycle a dry run would create). One page: count is at most 100.
  */
 async function newestOfSeries(
   client: ServiceClient,
@@ -231,13 +246,14 @@ async function newestOfSeries(
 ): Promise<string[]> {
   const rank = Number(cycle.attributes.rank);
   const ids: string[] = [];
+  const lane = laneOf(template, String(cycle.attributes.name ?? ''), true);
   const page = await client.page<'test_cycles'>('/test_cycles', {
-    filter: patternFilter(template),
+    filter: patternFilter(lane),
     sort: ['-rank'],
     fields: { test_cycles: ['name', 'rank'] },
   });
   for (const c of page.data) {
-    if (c.id === cycle.id || !matchesPattern(template, String(c.attributes.name ?? ''))) continue;
+    if (c.id === cycle.id || !matchesPattern(lane, String(c.attributes.name ?? ''))) continue;
     if (Number(c.attributes.rank) < rank && ids.length < count - 1) ids.push(c.id);
   }
   return [...ids.reverse(), cycle.id];
@@ -265,6 +281,7 @@ export async function ruleStep(
         series?: string;
         quarantineField?: string;
         now?: () => Date;
+        ci?: CiIdentity;
       }
     | undefined,
   cycle: Resource<'test_cycles'>,
@@ -277,5 +294,6 @@ export async function ruleStep(
     field: gate.quarantineField ?? DEFAULT_QUARANTINE_FIELD,
     now: gate.now?.() ?? new Date(),
     ...(planned ? { planned } : {}),
+    ...(gate.ci ? { ci: gate.ci } : {}),
   });
 }

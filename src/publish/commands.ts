@@ -44,7 +44,7 @@ export async function gateCycle(
     writes: { created: 0, updated: 0, unchanged: 0, casesCreated: 0 },
     unmatched: [],
     requests: requestsOf(client),
-    warnings: [],
+    warnings: autoQuarantine?.warnings ?? [],
   };
 }
 

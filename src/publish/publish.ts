@@ -157,6 +157,7 @@ export async function publish(
     : cycleResource;
   // The rule first, so that a test it quarantines now is left out of this gate already.
   const autoQuarantine = await ruleStep(client, options.gate, cycleResource);
+  for (const warning of autoQuarantine?.warnings ?? []) run.warn(warning);
   const { counts, gate, triage } = await gateStep(
     run,
     cycleResource,
@@ -386,6 +387,7 @@ async function plannedTriageSteps(
     attributes: { name: run.options.cycle.name, rank: Number.MAX_SAFE_INTEGER, projectId },
   };
   const autoQuarantine = await ruleStep(run.client, gate, target, planned);
+  for (const warning of autoQuarantine?.warnings ?? []) run.warn(warning);
   const notified = gate.notify
     ? await tellOwners(
         run.client,
