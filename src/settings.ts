@@ -13,6 +13,7 @@ import {
   DEFAULT_LAST,
   DEFAULT_MAX_REPORT_BYTES,
   DEFAULT_MAX_WAIT_MS,
+  DEFAULT_QUARANTINE_EXPIRY_DAYS,
   DEFAULT_QUARANTINE_FIELD,
   DEFAULT_RETRY_BASE_MS,
   DEFAULT_TIMEOUT_MS,
@@ -443,6 +444,16 @@ export const SETTINGS = {
     commands: [...GATE_COMMANDS, ...QUARANTINE_COMMANDS, 'report'],
     description:
       'The string custom field of test cases that holds a quarantine ({"since","until","reason","by"} as JSON). The gate leaves quarantined tests out of every threshold; their results are still written. The report marks them.',
+  },
+  'quarantine-expiry-days': {
+    type: 'integer',
+    min: 0,
+    default: String(DEFAULT_QUARANTINE_EXPIRY_DAYS),
+    placeholder: 'DAYS',
+    modes: [...GATE_MODES, 'quarantine'],
+    commands: [...GATE_COMMANDS, ...QUARANTINE_COMMANDS],
+    description:
+      'A quarantine without until ends this many days after it was set (its since, else the test case\'s last update); 0: only until ends one. The summary shows each quarantine\'s age and end.',
   },
   'quarantine-action': {
     type: 'choice',

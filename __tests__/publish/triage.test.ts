@@ -14,6 +14,7 @@ import {
   publishSettings,
   removeQuarantine,
   renderSummary,
+  describeQuarantine,
   settingsFrom,
 } from '../../src/publish/index.js';
 import { buildReport, dashboardSettings } from '../../src/dashboard/index.js';
@@ -105,6 +106,89 @@ describe('quarantine add, remove, list', () => {
     });
     expect(parseQuarantine('')).toBeUndefined();
     expect(parseQuarantine(null)).toBeUndefined();
+  });
+});
+
+describe('what a quarantine value means', () => {
+  /** Case A's quarantine field set to `value` as the service's app would store it. */
+  const setA = (emu: RunningEmulator, value: unknown) => {
+    const a = [...emu.service.store.all('test_cases')].find((c) => c.attributes.name === 'A')!;
+    emu.service.store.write(a, { customFields: { quarantine: value } });
+  };
+  const gateA = async (emu: RunningEmulator, gate: Record<string, unknown> = {}) =>
+    (await nightly(emu, '1', [0], { 'max-failed': 0, ...gate })).result;
+
+  test.each(['false', 'no', '0', 'null', '[]', '{}', '', '  Off ', 'NONE'])(
+    'the value %j means off: A is not quarantined, its failure counts',
+    async (value) => {
+      const emu = await publishEmulator({ seed: triageSeed() });
+      setA(emu, value);
+      const result = await gateA(emu);
+      expect(result.triage?.quarantined).toEqual([]);
+      expect(result.gate.reasons).toEqual(['1 failed, more than 0 allowed']);
+    },
+  );
+
+  test('an until that is no date is not "forever": the gate fails naming the case, the field and the value', async () => {
+    const emu = await publishEmulator({ seed: triageSeed() });
+    setA(
+      emu,
+      JSON.stringify({ since: NOW.toISOString(), until: 'next week', reason: 'x', by: 'y' }),
+    );
+    const result = await gateA(emu);
+    expect(result.triage?.quarantined).toEqual([]);
+    expect(result.gate.reasons).toEqual([
+      '1 failed, more than 0 allowed',
+      '1 quarantine not applied: the until of the test-case custom field "quarantine" is no date (give YYYY-MM-DD or an ISO date-time, or remove the quarantine: testcycle quarantine remove --case KEY): DEMO-T1 "A" until "next week"; counted meanwhile',
+    ]);
+    const listed = await listQuarantined(clientOf(emu), { field: 'quarantine', now });
+    expect(listed.map(describeQuarantine)).toEqual([
+      `DEMO-T1 "A": x, by y, since ${NOW.toISOString()}, 0 days old, until "next week" is no date (YYYY-MM-DD or an ISO date-time): not applied`,
+    ]);
+  });
+
+  test('every quarantine has an age; one without until ends after quarantine-expiry-days (30), shown in the summary', async () => {
+    const emu = await publishEmulator({ seed: triageSeed() });
+    const daysAgo = (n: number) => new Date(NOW.getTime() - n * 86_400_000).toISOString();
+    setA(emu, JSON.stringify({ since: daysAgo(40), reason: 'forgotten', by: 'ada@example.com' }));
+    const b = [...emu.service.store.all('test_cases')].find((c) => c.attributes.name === 'B')!;
+    emu.service.store.write(b, {
+      customFields: {
+        quarantine: JSON.stringify({ since: daysAgo(3), reason: 'flaky', by: 'bob' }),
+      },
+    });
+    const result = (await nightly(emu, '1', [0, 1], { 'max-failed': 0 })).result;
+    // A's quarantine is 40 days old: expired, counted again. B's is 3 days old.
+    expect(result.gate.reasons).toEqual(['1 failed, more than 0 allowed']);
+    expect(
+      result.triage?.quarantined.map((t) => [t.key, t.quarantine?.ageDays, t.quarantine?.ends]),
+    ).toEqual([['DEMO-T2', 3, '2026-12-22T10:00:00.000Z']]);
+    const md = renderSummary(result, []);
+    expect(md).toContain(
+      '1 quarantined test failed; not counted. A quarantine without until ends 30 days after it was set (default expiry, quarantine-expiry-days).',
+    );
+    expect(md).toContain(
+      '| 🧊 DEMO-T2 B | FAILED | flaky | 3 days | 2026-12-22 (default expiry) | bob |',
+    );
+    // quarantine-expiry-days 0: only until ends a quarantine; A's counts again.
+    const forever = await gateA(emu, { 'quarantine-expiry-days': 0 });
+    expect(forever.gate).toMatchObject({ passed: true, reasons: [] });
+    expect(forever.triage?.quarantined[0]?.quarantine).toMatchObject({ ageDays: 40 });
+    expect(forever.triage?.quarantined[0]?.quarantine?.ends).toBeUndefined();
+  });
+
+  test("a value typed by hand is as old as the case's last update", async () => {
+    const emu = await publishEmulator({ seed: triageSeed() });
+    setA(emu, 'flaky, ask Ada');
+    const a = [...emu.service.store.all('test_cases')].find((c) => c.attributes.name === 'A')!;
+    const updated = String(a.attributes.updatedAt);
+    const later = new Date(Date.parse(updated) + 2 * 86_400_000 + 1000);
+    const [listed] = await listQuarantined(clientOf(emu), {
+      field: 'quarantine',
+      now: () => later,
+    });
+    expect(listed?.quarantine).toMatchObject({ reason: 'flaky, ask Ada', ageDays: 2 });
+    expect(listed?.quarantine.endsByDefault).toBe(true);
   });
 });
 
@@ -462,7 +546,7 @@ describe('what people see', () => {
     expect(md).toContain('### Fixed (1)\n\n| Test | Result |\n|---|---|\n| DEMO-T4 D | PASSED |');
     // The email is data: neutralised so that it notifies no one on GitHub (src/api/redact.ts).
     expect(md).toContain(
-      '| 🧊 DEMO-T1 A | FAILED | flaky: races the cache | 2026-12-31 | ada@\u200bexample.com |',
+      '| 🧊 DEMO-T1 A | FAILED | flaky: races the cache | 0 days | 2026-12-31 | ada@\u200bexample.com |',
     );
     expect(md).toContain('1 quarantined test failed; not counted.');
     expect(at('### New failures')).toBeLessThan(at('### Fixed'));

@@ -15,12 +15,13 @@ import { ConfigError } from '../shared/errors.js';
 import { chunkIn, f } from '../api/filter.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { isFailing } from './baseline.js';
-import { DEFAULT_QUARANTINE_FIELD } from '../shared/defaults.js';
+import { DEFAULT_QUARANTINE_EXPIRY_DAYS, DEFAULT_QUARANTINE_FIELD } from '../shared/defaults.js';
 import { MAX_FILTER_CHARS } from './match.js';
 import {
   checkQuarantineField,
   formatQuarantine,
-  parseQuarantine,
+  quarantineOf,
+  quarantineViewOf,
   RULE_BY,
   setQuarantineField,
 } from './quarantine.js';
@@ -95,6 +96,8 @@ export async function applyAutoQuarantine(
     series: string;
     field: string;
     now: Date;
+    /** A quarantine without until ends this many days after it was set (0: never). */
+    expiryDays?: number;
     planned?: Map<string, ExecutionResult>;
     /** Where this run is: a PR's run on a series that records no branch counts no flips. */
     ci?: CiIdentity;
@@ -137,17 +140,16 @@ export async function applyAutoQuarantine(
       fields: { test_case_executions: ['testCaseId'] },
     }))
       failingNow.add(String(e.attributes.testCaseId));
+  // The quarantines that count now: an expired one (its until or the default expiry past) is
+  // quarantined again by the rule when the test still flips.
   const quarantined = new Map<string, Resource<'test_cases'>>();
   for await (const c of client.iterate<'test_cases'>('/test_cases', {
     filter: f.isNotNull(`customFields.${options.field}`),
-    fields: { test_cases: ['testCaseKey', 'name', 'customFields'] },
+    fields: { test_cases: ['testCaseKey', 'name', 'customFields', 'updatedAt'] },
   }))
-    if (parseQuarantine((c.attributes.customFields as Record<string, unknown>)[options.field]))
-      quarantined.set(c.id, c);
+    if (quarantineViewOf(c, options.field, options)?.active) quarantined.set(c.id, c);
   const byRule = [...quarantined.values()].filter(
-    (c) =>
-      parseQuarantine((c.attributes.customFields as Record<string, unknown>)[options.field])?.by ===
-      RULE_BY,
+    (c) => quarantineOf(c, options.field)?.by === RULE_BY,
   );
   const candidates = [
     ...(options.rule ? [...failingNow].filter((id) => !quarantined.has(id)) : []),
@@ -280,6 +282,7 @@ export async function ruleStep(
         autoQuarantine?: AutoQuarantineOptions;
         series?: string;
         quarantineField?: string;
+        quarantineExpiryDays?: number;
         now?: () => Date;
         ci?: CiIdentity;
       }
@@ -292,6 +295,7 @@ export async function ruleStep(
     ...gate.autoQuarantine,
     series: gate.series,
     field: gate.quarantineField ?? DEFAULT_QUARANTINE_FIELD,
+    expiryDays: gate.quarantineExpiryDays ?? DEFAULT_QUARANTINE_EXPIRY_DAYS,
     now: gate.now?.() ?? new Date(),
     ...(planned ? { planned } : {}),
     ...(gate.ci ? { ci: gate.ci } : {}),

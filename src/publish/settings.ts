@@ -216,6 +216,7 @@ function triageGateSettings(
   return {
     ...(ruling ? { autoQuarantine } : {}),
     quarantineField: quarantineFieldSetting(src),
+    quarantineExpiryDays: numericWithDefault(src, 'quarantine-expiry-days'),
     // The action passes every input's default, so "given" is "names another field than the default".
     ...(quarantineFieldSetting(src) !== spec('quarantine-field').default
       ? { quarantineFieldGiven: true }
@@ -345,6 +346,8 @@ export interface QuarantineSettings {
   caseKey?: string;
   reason?: string;
   until?: string;
+  /** A quarantine without until ends this many days after it was set (0: never). */
+  expiryDays: number;
 }
 
 export function quarantineSettings(
@@ -353,12 +356,14 @@ export function quarantineSettings(
   now: Date,
 ): QuarantineSettings {
   const field = quarantineFieldSetting(src);
-  if (action === 'list') return { action, field };
+  const expiryDays = numericWithDefault(src, 'quarantine-expiry-days');
+  if (action === 'list') return { action, field, expiryDays };
   const caseKey = required(src, 'case-key', 'the key of the test case, e.g. DEMO-T12.');
-  if (action === 'remove') return { action, field, caseKey };
+  if (action === 'remove') return { action, field, caseKey, expiryDays };
   return {
     action,
     field,
+    expiryDays,
     caseKey,
     reason: required(src, 'reason', 'why the test is quarantined, e.g. "flaky: races the cache".'),
     until: untilSetting(raw(src, 'until'), now),

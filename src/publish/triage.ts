@@ -25,18 +25,21 @@ import { chunkIn } from '../api/filter.js';
 import { DEFAULT_QUARANTINE_FIELD } from '../shared/defaults.js';
 import { MAX_FILTER_CHARS } from './match.js';
 import {
-  isActive,
-  quarantineOf,
+  quarantineTerms,
+  quarantineViewOf,
   readCasesInCycle,
   readGateExecutions,
   type TriagedTest,
 } from './quarantine.js';
+import { DEFAULT_QUARANTINE_EXPIRY_DAYS } from '../shared/defaults.js';
 import type { CycleRef } from './series.js';
 
 /** The gate's triage settings (part of GateOptions). */
 export interface TriageGateOptions {
   /** The test-case custom field holding quarantines; default `quarantine`. */
   quarantineField?: string;
+  /** A quarantine without until ends this many days after it was set (default 30; 0: never). */
+  quarantineExpiryDays?: number;
   /** The field is not the default one: a Space that refuses it is said in a note. */
   quarantineFieldGiven?: boolean;
   /** Fail when more tests fail now that passed (or had no execution) in the baseline. */
@@ -69,6 +72,8 @@ export interface Triage {
   stillFailing: TriagedTest[];
   /** FAILED or BLOCKED in the baseline, PASSED now. */
   fixed: TriagedTest[];
+  /** Days a quarantine without until counts (quarantine-expiry-days; 0: until only). */
+  quarantineExpiryDays?: number;
 }
 
 /** How many tests a reason or a message names before "and N more". */
@@ -91,21 +96,34 @@ export async function readTriage(
   const now = gate.now?.() ?? new Date();
   const gateFilter = gateFilterOf(gate);
   const wantFailures = gate.maxNewFailures !== undefined || !!gate.notify;
+  const field = gate.quarantineField ?? DEFAULT_QUARANTINE_FIELD;
   const read = await readGateExecutions(client, cycle.id, {
-    field: gate.quarantineField ?? DEFAULT_QUARANTINE_FIELD,
+    field,
     failing: wantFailures,
     gateFilter,
     now,
+    expiryDays: gate.quarantineExpiryDays ?? DEFAULT_QUARANTINE_EXPIRY_DAYS,
   });
   const triage: Triage = {
     quarantined: read.quarantined,
     newFailures: [],
     stillFailing: [],
     fixed: [],
+    quarantineExpiryDays: gate.quarantineExpiryDays ?? DEFAULT_QUARANTINE_EXPIRY_DAYS,
   };
   const reasons: string[] = [];
   const notes: string[] = [];
   if (read.unavailable && gate.quarantineFieldGiven) notes.push(read.unavailable);
+  // A quarantine whose end cannot be read is no quarantine "forever": the gate says which, and fails.
+  if (read.invalid.length)
+    reasons.push(
+      `${plural(read.invalid.length, 'quarantine')} not applied: the until of the test-case custom field "${oneLine(field)}" is no date (give YYYY-MM-DD or an ISO date-time, or remove the quarantine: testcycle quarantine remove --case KEY): ${read.invalid
+        .slice(0, MAX_NAMED)
+        .map((t) => `${t.key} "${oneLine(t.name)}" until "${oneLine(t.quarantine?.until ?? '')}"`)
+        .join(
+          ', ',
+        )}${read.invalid.length > MAX_NAMED ? ` and ${read.invalid.length - MAX_NAMED} more` : ''}; counted meanwhile`,
+    );
   if (read.quarantined.length) {
     const failed = read.quarantined.filter((t) => isFailing(t.result)).length;
     const all = read.quarantined.length;
@@ -220,6 +238,16 @@ export function triageLines(triage: Triage | undefined, notified?: Notified): st
   if (!triage) return told;
   const line = (label: string, tests: TriagedTest[]) =>
     tests.length ? [`${label} (${tests.length}): ${nameTests(tests)}`] : [];
+  const quarantined = triage.quarantined.length
+    ? [
+        `quarantined, not counted (${triage.quarantined.length}): ${nameTests(triage.quarantined)}`,
+        ...triage.quarantined
+          .slice(0, MAX_NAMED)
+          .map(
+            (t) => `  ${t.key}: ${t.quarantine ? quarantineTerms(t.quarantine).join(', ') : ''}`,
+          ),
+      ]
+    : [];
   return [
     ...line(
       `new failures${triage.baseline ? ` against ${triage.baseline.key}` : ''}`,
@@ -227,7 +255,7 @@ export function triageLines(triage: Triage | undefined, notified?: Notified): st
     ),
     ...line('still failing', triage.stillFailing),
     ...line('fixed', triage.fixed),
-    ...line('quarantined, not counted', triage.quarantined),
+    ...quarantined,
     ...told,
   ];
 }
@@ -246,6 +274,7 @@ export async function plannedTriage(
 ): Promise<Triage> {
   const now = gate.now?.() ?? new Date();
   const field = gate.quarantineField ?? DEFAULT_QUARANTINE_FIELD;
+  const expiryDays = gate.quarantineExpiryDays ?? DEFAULT_QUARANTINE_EXPIRY_DAYS;
   const triage: Triage = { quarantined: [], newFailures: [], stillFailing: [], fixed: [] };
   const failing = [...planned].filter(([, r]) => isFailing(r)).map(([id]) => id);
   const baseline = await findBaseline(client, cycle, gate);
@@ -258,9 +287,9 @@ export async function plannedTriage(
   }))
     for await (const c of client.iterate<'test_cases'>('/test_cases', {
       filter: chunk,
-      fields: { test_cases: ['testCaseKey', 'name', 'ownerId', 'customFields'] },
+      fields: { test_cases: ['testCaseKey', 'name', 'ownerId', 'customFields', 'updatedAt'] },
     })) {
-      const quarantine = quarantineOf(c, field);
+      const quarantine = quarantineViewOf(c, field, { now, expiryDays });
       const ownerId = c.attributes.ownerId;
       const test: TriagedTest = {
         caseId: c.id,
@@ -269,7 +298,7 @@ export async function plannedTriage(
         ...(typeof ownerId === 'string' ? { ownerId } : {}),
         result: planned.get(c.id)!,
       };
-      if (quarantine && isActive(quarantine, now)) triage.quarantined.push({ ...test, quarantine });
+      if (quarantine?.active) triage.quarantined.push({ ...test, quarantine });
       else (isFailing(before.get(c.id)) ? triage.stillFailing : triage.newFailures).push(test);
     }
   return triage;

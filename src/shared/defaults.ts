@@ -39,6 +39,12 @@ export const DEFAULT_QUARANTINE_FIELD = 'quarantine';
  */
 export const DEFAULT_BASELINE_SERIES = 'Nightly {date}';
 
+/**
+ * Days a quarantine without `until` counts, from when it was set (`quarantine-expiry-days`): a
+ * month, so a forgotten quarantine comes back to the gate instead of hiding a test for good.
+ */
+export const DEFAULT_QUARANTINE_EXPIRY_DAYS = 30;
+
 /** Larger report files are refused unless told otherwise (a 100,000-test JUnit file is ~17 MB). */
 export const DEFAULT_MAX_REPORT_BYTES = 100 * 1024 * 1024;
 
