@@ -547,7 +547,7 @@ export const SETTINGS = {
     modes: GATE_MODES,
     commands: GATE_COMMANDS,
     description:
-      "After the writes: owners tells each new failure's test case owner, with one in-app notification of the service per cycle (type EXECUTION_COMPLETED; not to those who turned that type off, never twice). Needs a baseline, as max-new-failures.",
+      "After the writes: owners tells each new failure's test case owner with an in-app notification of the service (type EXECUTION_COMPLETED; not to those who turned that type off; each test once per person and cycle, across matrix legs and re-runs). Best effort: who cannot be told is a warning, never another exit code. Needs a baseline, as max-new-failures.",
   },
   'notify-users': {
     type: 'list',
@@ -555,7 +555,7 @@ export const SETTINGS = {
     modes: GATE_MODES,
     commands: GATE_COMMANDS,
     description:
-      'These users (emails, comma-separated or one per line) are told of every new failure, as notify owners tells owners.',
+      'These users (emails in any case, comma-separated or one per line) are told of every new failure, as notify owners tells owners.',
   },
   'rate-limit': {
     type: 'rate',

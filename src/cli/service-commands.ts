@@ -149,7 +149,7 @@ export async function runGateCommand(ctx: CommandContext): Promise<number> {
   const gate = gateOnlySettings(ctx.settings, ctx.io.env);
   outputFile(ctx.settings, 'summary-file');
   return withClient(ctx, async (client) => {
-    const result = await gateCycle(client, target, gate);
+    const result = await gateCycle(client, target, gate, ctx.logger);
     return await finish(ctx, result, renderSummary(result, [], summaryOptions(ctx)));
   });
 }

@@ -32,7 +32,7 @@ import { formatDuration, Progress } from './progress.js';
 import { warningList } from './warnings.js';
 import { combineEntries, resultOf } from './results.js';
 import { type AutoQuarantineResult, ruleStep } from './auto-quarantine.js';
-import { type Notified, notifyCost, tellOwners } from './notify.js';
+import { type Notified, notifyCost, notifyWarnings, tellOwners } from './notify.js';
 import { plannedTriage, type Triage, triageCost } from './triage.js';
 import type { PublishSettings } from './settings.js';
 import {
@@ -163,10 +163,9 @@ export async function publish(
     cycleResource,
     localCounts(plan, written.final),
   );
+  // Best effort: a failure to tell people warns and leaves the verdict as it is.
   const notified = await tellOwners(client, options.gate, cycleResource, triage);
-  if (notified?.problem) run.warn(`notifications not sent: ${notified.problem}`);
-  if (notified?.unknownUsers.length)
-    run.warn(`notify-users: no user of the Space has ${notified.unknownUsers.join(', ')}`);
+  for (const warning of notifyWarnings(notified)) run.warn(warning);
   return {
     cycle: cycleInfo(finalCycle, options.cycle.name),
     counts,
@@ -397,6 +396,7 @@ async function plannedTriageSteps(
         true,
       )
     : undefined;
+  for (const warning of notifyWarnings(notified)) run.warn(warning);
   return {
     ...(notified ? { notified } : {}),
     ...(autoQuarantine ? { autoQuarantine } : {}),

@@ -184,7 +184,7 @@ function triageGateSettings(
   const users = listSetting(src, 'notify-users').flatMap((u) => u.split(','));
   const notify = { owners: choice(src, 'notify') === 'owners', users: users.map((u) => u.trim()) };
   for (const email of notify.users)
-    if (!/^[^\s@]+@[^\s@]+$/.test(email))
+    if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.includes('{$'))
       throw new ConfigError('notify-users', `"${email}" is not an email address.`);
   const notifying = notify.owners || notify.users.length > 0;
   const source = baselineCycle

@@ -16,7 +16,10 @@ export function triageSections(
     ? [
         `### Told through the service (${notified.type})\n\n| Who | New failures | Notification |\n|---|---:|---|\n` +
           notified.recipients
-            .map((r) => `| ${cell(r.who)} | ${r.tests.length} | ${cell(r.outcome)} |`)
+            .map(
+              (r) =>
+                `| ${cell(r.who)} | ${r.tests.length} | ${cell(r.reason ? `${r.outcome}: ${r.reason}` : r.outcome)} |`,
+            )
             .join('\n') +
           '\n',
       ]

@@ -228,7 +228,7 @@ export function triageCost(
 export function triageLines(triage: Triage | undefined, notified?: Notified): string[] {
   const told = notified?.recipients.length
     ? [
-        `notified: ${notified.recipients.map((r) => `${r.who} (${r.outcome})`).join(', ')}`,
+        `notified: ${notified.recipients.map((r) => `${oneLine(r.who)} (${r.outcome}${r.reason ? `: ${r.reason}` : ''})`).join(', ')}`,
         ...(notified.problem ? [`notifications: ${notified.problem}`] : []),
         ...(notified.unknownUsers.length
           ? [`notify-users: no user has ${notified.unknownUsers.join(', ')}`]
