@@ -524,6 +524,39 @@ describe('max-new-failures against a baseline', () => {
     ]);
   });
 
+  test('a baseline setting without max-new-failures or notify does nothing, and the run says so', async () => {
+    const emu = await publishEmulator({ seed: triageSeed() });
+    const { result } = await nightly(emu, '1', [], {
+      'min-pass-rate': 50,
+      'baseline-cycle': 'No such cycle',
+      'baseline-series': 'Release {date}',
+    });
+    expect(result.gate).toMatchObject({ passed: true, reasons: [] });
+    expect(result.warnings).toEqual([
+      'baseline-cycle has no effect: a baseline is read only for max-new-failures and notify; give one of them, or leave baseline-cycle out.',
+      'baseline-series has no effect: a baseline is read only for max-new-failures and notify; give one of them, or leave baseline-series out.',
+    ]);
+    const env = { TESTCYCLE_BASE_URL: emu.url, TESTCYCLE_TOKEN: RW };
+    const cli = await runCli(
+      ['gate', '--cycle-name', 'Nightly 1', '--max-failed', '0', '--baseline', 'series'],
+      env,
+    );
+    expect(cli.code).toBe(0);
+    expect(cli.err).toContain(
+      '--baseline has no effect: a baseline is read only for --max-new-failures and --notify; give one of them, or leave --baseline out.',
+    );
+    // With notify alone, a baseline-cycle that names no cycle tells no one; the gate stands.
+    const told = await nightly(emu, '2', [1], {
+      notify: 'owners',
+      'baseline-cycle': 'No such cycle',
+    });
+    expect(told.result.gate.passed).toBe(true);
+    expect(told.result.gate.notes).toEqual([
+      'no baseline cycle: new failures not checked (baseline-cycle: no test cycle has the key or name "No such cycle" in this Space.)',
+    ]);
+    expect(told.result.notified?.recipients).toEqual([]);
+  });
+
   test('without a cycle-name template or baseline-cycle: a config error before any request', () => {
     const attempt = () =>
       gateSettings(settingsFrom({ 'cycle-key': 'DEMO-R1', 'max-new-failures': 0 }));

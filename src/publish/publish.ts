@@ -33,7 +33,7 @@ import { warningList } from './warnings.js';
 import { combineEntries, resultOf } from './results.js';
 import { type AutoQuarantineResult, ruleStep } from './auto-quarantine.js';
 import { type Notified, notifyCost, notifyWarnings, tellOwners } from './notify.js';
-import { plannedTriage, type Triage, triageCost } from './triage.js';
+import { ineffectiveSettings, plannedTriage, type Triage, triageCost } from './triage.js';
 import type { PublishSettings } from './settings.js';
 import {
   type CycleContents,
@@ -122,6 +122,7 @@ export async function publish(
 ): Promise<PublishResult> {
   const run = startRun(client, options);
   for (const warning of keyWarnings(options.reports, options.match)) run.warn(warning);
+  for (const warning of ineffectiveSettings(options.gate)) run.warn(warning);
   // Distinct tests that would share one execution: known from the reports, before any request.
   const { tests, collided } = withoutCollisions(options, run.warn);
   const project = await preflight(run);

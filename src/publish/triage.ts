@@ -8,6 +8,7 @@
 import type { Resource, ServiceClient } from '../api/client.js';
 import { f, type Filter } from '../api/filter.js';
 import { oneLine } from '../shared/redact.js';
+import { ConfigError, type Words } from '../shared/errors.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import {
   baselineCost,
@@ -58,6 +59,16 @@ export interface TriageGateOptions {
   notify?: NotifyOptions;
   /** The clock that decides whether a quarantine's `until` is past (tests inject one). */
   now?: () => Date;
+  /** Settings given that have no effect here (a baseline without max-new-failures or notify). */
+  ineffective?: string[];
+}
+
+/** The run's warnings for settings given that do nothing in this combination (`ineffective`). */
+export function ineffectiveSettings(gate: TriageGateOptions | undefined): Words[] {
+  return (gate?.ineffective ?? []).map(
+    (key) => (w) =>
+      `${w.name(key)} has no effect: a baseline is read only for ${w.name('max-new-failures')} and ${w.name('notify')}; give one of them, or leave ${w.name(key)} out.`,
+  );
 }
 
 /** A cycle's triage, as results, summaries and outputs show it. */
@@ -135,7 +146,15 @@ export async function readTriage(
   }
   if (!wantFailures) return { triage, reasons, notes };
   const max = gate.maxNewFailures;
-  const baseline = await findBaseline(client, cycle, gate);
+  let baseline: Awaited<ReturnType<typeof findBaseline>>;
+  try {
+    baseline = await findBaseline(client, cycle, gate);
+  } catch (error) {
+    // Only notify reads the baseline: a baseline-cycle that names no cycle tells no one, and the
+    // gate, which checks no new failures, stands.
+    if (max !== undefined || !(error instanceof ConfigError)) throw error;
+    baseline = { first: false, why: error.message };
+  }
   if ('why' in baseline) {
     const what = baselineSource(gate) === 'previous' ? 'no previous cycle' : 'no baseline cycle';
     // Nothing failing now is nothing new, whatever the baseline would have said.
