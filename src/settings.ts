@@ -453,7 +453,7 @@ export const SETTINGS = {
     modes: [...GATE_MODES, 'quarantine'],
     commands: [...GATE_COMMANDS, ...QUARANTINE_COMMANDS],
     description:
-      'A quarantine without until ends this many days after it was set (its since, else the test case\'s last update); 0: only until ends one. The summary shows each quarantine\'s age and end.',
+      "A quarantine without until ends this many days after it was set (its since, else the test case's last update); 0: only until ends one. The summary shows each quarantine's age and end.",
   },
   'quarantine-action': {
     type: 'choice',
