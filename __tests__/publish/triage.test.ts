@@ -445,6 +445,22 @@ describe('max-new-failures against a baseline', () => {
     expect(result.gate.reasons).toEqual([
       '1 new failure against DEMO-R1 "Nightly 2026-11-24", more than 0 allowed: DEMO-T1 "A"',
     ]);
+    // The gate alone costs what the previous-cycle baseline cost: cycle lookup, aggregate, the
+    // failing-or-quarantined read, one page of the base series, the baseline's executions.
+    const alone = clientOf(emu);
+    const again = await gateCycle(
+      alone,
+      { name: 'PR 7 bbbbbbb' },
+      {
+        ...gateSettings(
+          settingsFrom({ 'cycle-name': 'PR {pr} {sha7}', ...gate }),
+          prEnv(7, 'feature-x', 'bbbbbbb7'),
+        ),
+        now,
+      },
+    );
+    expect(again.gate.reasons).toEqual(result.gate.reasons);
+    expect(alone.stats.total).toBe(5);
     // Once tonight's nightly is followed by another, it is complete: A fails on main too.
     await publishAs(emu, 'Nightly 2026-11-26', {}, [0]);
     const later = await publishAs(
