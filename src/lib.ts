@@ -40,6 +40,7 @@ export {
   quarantineSettings,
   type Quarantine,
   type QuarantinedCase,
+  type QuarantineView,
   type QuarantineSettings,
   type Triage,
   type SyncOptions,

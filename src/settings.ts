@@ -7,11 +7,13 @@
  */
 import {
   DEFAULT_AUTOMATION_KEY,
+  DEFAULT_BASELINE_SERIES,
   DEFAULT_CONCURRENCY,
   DEFAULT_KEY_PATTERN,
   DEFAULT_LAST,
   DEFAULT_MAX_REPORT_BYTES,
   DEFAULT_MAX_WAIT_MS,
+  DEFAULT_QUARANTINE_EXPIRY_DAYS,
   DEFAULT_QUARANTINE_FIELD,
   DEFAULT_RETRY_BASE_MS,
   DEFAULT_TIMEOUT_MS,
@@ -388,7 +390,7 @@ export const SETTINGS = {
     modes: GATE_MODES,
     commands: GATE_COMMANDS,
     description:
-      "Gate: fail when the cycle's pass rate fell by more than POINTS against the previous cycle of the same series (the cycles whose names cycle-name's template renders, each placeholder standing for any text).",
+      "Gate: fail when the cycle's pass rate fell by more than POINTS against the previous cycle of the same series (the cycles whose names cycle-name's template renders, of this run's branch or PR where the template names {branch} or {pr}; each placeholder matching what it stands for: {date} a date, {sha7} a commit, {pr} a number).",
   },
   'max-failed': {
     type: 'integer',
@@ -443,6 +445,16 @@ export const SETTINGS = {
     description:
       'The string custom field of test cases that holds a quarantine ({"since","until","reason","by"} as JSON). The gate leaves quarantined tests out of every threshold; their results are still written. The report marks them.',
   },
+  'quarantine-expiry-days': {
+    type: 'integer',
+    min: 0,
+    default: String(DEFAULT_QUARANTINE_EXPIRY_DAYS),
+    placeholder: 'DAYS',
+    modes: [...GATE_MODES, 'quarantine'],
+    commands: [...GATE_COMMANDS, ...QUARANTINE_COMMANDS],
+    description:
+      "A quarantine without until ends this many days after it was set (its since, else the test case's last update); 0: only until ends one. The summary shows each quarantine's age and end.",
+  },
   'quarantine-action': {
     type: 'choice',
     choices: ['list', 'add', 'remove'],
@@ -486,12 +498,21 @@ export const SETTINGS = {
   },
   baseline: {
     type: 'choice',
-    choices: ['previous'],
-    default: 'previous',
+    choices: ['auto', 'previous', 'series'],
+    default: 'auto',
     modes: GATE_MODES,
     commands: GATE_COMMANDS,
     description:
-      "max-new-failures: previous compares with the previous cycle of the series (cycle-name's template, as max-pass-rate-drop finds it); baseline-cycle names another.",
+      "max-new-failures: auto compares a pull request's run with the latest complete cycle of baseline-series (the base branch's nightly) and any other run with the previous cycle of its own series (cycle-name's template, of the same branch or PR where the template names it); previous and series pick one of the two for every run. baseline-cycle wins over all.",
+  },
+  'baseline-series': {
+    type: 'string',
+    default: DEFAULT_BASELINE_SERIES,
+    placeholder: 'PATTERN',
+    modes: GATE_MODES,
+    commands: GATE_COMMANDS,
+    description:
+      "max-new-failures: the base branch's series, whose latest complete cycle (DONE, or followed by a later cycle of the series) a pull request is compared with; {branch} stands for the PR's target branch, * for any text, each other placeholder for what it stands for ({date} a date). A cycle named by this run's cycle-name with its {pr} is never the baseline.",
   },
   'baseline-cycle': {
     type: 'string',
@@ -499,7 +520,7 @@ export const SETTINGS = {
     modes: GATE_MODES,
     commands: GATE_COMMANDS,
     description:
-      'max-new-failures: the cycle to compare with, by key or name, or the newest cycle of a series by a pattern such as "Nightly main {date}" (the latest nightly of main); it wins over baseline.',
+      'max-new-failures: the cycle to compare with, by key or name, or by a pattern such as "Nightly main {date}" the latest complete cycle of that series (DONE, or followed by a later one); it wins over baseline.',
   },
   'auto-quarantine': {
     type: 'string',
@@ -507,7 +528,7 @@ export const SETTINGS = {
     modes: GATE_MODES,
     commands: GATE_COMMANDS,
     description:
-      'Before the gate: a test failing now whose result flipped between pass and fail at least FLIPS times in the last CYCLES cycles of the series (cycle-name) is quarantined, with the rule as its reason, e.g. 2/10.',
+      "Before the gate: a test failing now whose result flipped between pass and fail at least FLIPS times in the last CYCLES cycles of the series (cycle-name) that ran on this cycle's branch or PR ({branch} or {pr} in cycle-name), else its commit ({sha}), is quarantined, with the rule as its reason, e.g. 2/10.",
   },
   'release-after': {
     type: 'integer',
@@ -526,7 +547,7 @@ export const SETTINGS = {
     modes: GATE_MODES,
     commands: GATE_COMMANDS,
     description:
-      "After the writes: owners tells each new failure's test case owner, with one in-app notification of the service per cycle (type EXECUTION_COMPLETED; not to those who turned that type off, never twice). Needs a baseline, as max-new-failures.",
+      "After the writes: owners tells each new failure's test case owner with an in-app notification of the service (type EXECUTION_COMPLETED; not to those who turned that type off; each test once per person and cycle, across matrix legs and re-runs). Best effort: who cannot be told is a warning, never another exit code. Needs a baseline, as max-new-failures.",
   },
   'notify-users': {
     type: 'list',
@@ -534,7 +555,7 @@ export const SETTINGS = {
     modes: GATE_MODES,
     commands: GATE_COMMANDS,
     description:
-      'These users (emails, comma-separated or one per line) are told of every new failure, as notify owners tells owners.',
+      'These users (emails in any case, comma-separated or one per line) are told of every new failure, as notify owners tells owners.',
   },
   'rate-limit': {
     type: 'rate',
@@ -635,7 +656,7 @@ export const SETTINGS = {
     modes: ['report'],
     commands: ['report'],
     description:
-      'Report: the cycles whose names match this pattern, * or a placeholder ({date}, {sha7}, ...) standing for any text, e.g. "Nightly {date}". Without series-name or series-filter: every cycle.',
+      'Report: the cycles whose names match this pattern, * standing for any text and a placeholder for what it stands for ({date} a date, {sha7} seven hexadecimal digits, {pr} a number, ...), e.g. "Nightly {date}". Without series-name or series-filter: every cycle.',
   },
   'series-filter': {
     type: 'filter',

@@ -113,7 +113,7 @@ describe('--max-requests', () => {
     'a budget of %i keeps the history of the newest %i cycles and never goes over',
     async (budget, kept) => {
       const { data, plan, actual } = await read(
-        { namePattern: 'Nightly {date}' },
+        { namePattern: 'Nightly {run_number}' },
         { maxRequests: budget },
       );
       expect(actual).toBe(plan.total);

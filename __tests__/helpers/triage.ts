@@ -27,17 +27,15 @@ export function triageSeed(extra: Parameters<typeof testSeed>[0] = {}) {
   });
 }
 
-/** One nightly of the four tests: `fail` lists the failing indexes. */
-export async function nightly(
+/** One publish of the four tests into the cycle `template` names in `env`: `fail` lists the failing indexes. */
+export async function publishAs(
   emu: RunningEmulator,
-  run: string,
+  template: string,
+  env: Record<string, string>,
   fail: number[],
   gate: Record<string, unknown> = {},
 ) {
-  const settings = publishSettings(
-    settingsFrom({ 'cycle-name': 'Nightly {run_number}', ...gate }),
-    { TESTCYCLE_RUN_NUMBER: run },
-  );
+  const settings = publishSettings(settingsFrom({ 'cycle-name': template, ...gate }), env);
   const outcome = (i: number): Outcome => (fail.includes(i) ? 'failed' : 'passed');
   const client = clientOf(emu);
   const result = await publish(client, {
@@ -47,3 +45,21 @@ export async function nightly(
   });
   return { result, client };
 }
+
+/** One nightly of the four tests: `fail` lists the failing indexes. */
+export function nightly(
+  emu: RunningEmulator,
+  run: string,
+  fail: number[],
+  gate: Record<string, unknown> = {},
+) {
+  return publishAs(emu, 'Nightly {run_number}', { TESTCYCLE_RUN_NUMBER: run }, fail, gate);
+}
+
+/** A pull request's run on GitHub: PR `pr` from `branch` into main, at commit `sha`. */
+export const prEnv = (pr: number, branch: string, sha: string) => ({
+  GITHUB_REF: `refs/pull/${pr}/merge`,
+  GITHUB_HEAD_REF: branch,
+  GITHUB_BASE_REF: 'main',
+  GITHUB_SHA: sha,
+});

@@ -7,16 +7,17 @@ import { parseQuarantine, RULE_BY } from '../../src/publish/quarantine.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { addQuarantine } from '../../src/publish/index.js';
 import { clientOf, closeAll, publishEmulator } from '../helpers/publish.js';
-import { nightly, NOW, triageSeed } from '../helpers/triage.js';
+import { nightly, NOW, prEnv, publishAs, triageSeed } from '../helpers/triage.js';
 
 afterEach(closeAll);
 
-const quarantineOfB = (emu: RunningEmulator) => {
-  const b = [...emu.service.store.all('test_cases')].find((c) => c.attributes.name === 'B')!;
+const quarantineOf = (emu: RunningEmulator, name: string) => {
+  const c = [...emu.service.store.all('test_cases')].find((t) => t.attributes.name === name)!;
   return parseQuarantine(
-    (b.attributes.customFields as Record<string, unknown> | undefined)?.quarantine,
+    (c.attributes.customFields as Record<string, unknown> | undefined)?.quarantine,
   );
 };
+const quarantineOfB = (emu: RunningEmulator) => quarantineOf(emu, 'B');
 
 const RULE = { 'auto-quarantine': '2/10', 'release-after': 3, 'max-failed': 0 };
 
@@ -77,6 +78,42 @@ test("a person's quarantine is never released by the rule; a dry run plans the r
   // D passed in each of the last three cycles, but a person quarantined it: it stays.
   expect(real.result.autoQuarantine?.released).toEqual([]);
   expect(real.result.triage?.quarantined.map((t) => t.key)).toEqual(['DEMO-T2', 'DEMO-T4']);
+});
+
+test("flips count on one branch only: PR 7 failing on two pushes between other PRs' passing runs is no flip; flips within PR 7 are", async () => {
+  const emu = await publishEmulator({ seed: triageSeed() });
+  const pr = (n: number, sha: string, fail: number[]) =>
+    publishAs(emu, 'PR {pr} {sha7}', prEnv(n, `branch-${n}`, sha), fail, RULE);
+  await pr(5, 'aaaaaaa5', []);
+  await pr(7, '1bbbbbb', [0]); // PR 7 broke A
+  await pr(6, 'ccccccc6', []);
+  const second = await pr(7, '2bbbbbb', [0]);
+  // Across PRs A went P, F, P, F: three flips; on PR 7 it failed twice, no flip.
+  expect(second.result.autoQuarantine?.quarantined).toEqual([]);
+  expect(quarantineOf(emu, 'A')).toBeUndefined();
+  expect(second.result.gate.reasons).toEqual(['1 failed, more than 0 allowed']);
+  // A flaky on PR 7 itself (F, F, P, F): two flips there, quarantined.
+  await pr(7, '3bbbbbb', []);
+  const flaky = await pr(7, '4bbbbbb', [0]);
+  expect(flaky.result.autoQuarantine?.quarantined.map((q) => q.key)).toEqual(['DEMO-T1']);
+});
+
+test("a PR's run on a series whose names record no branch, PR or commit counts no flips, and says why", async () => {
+  const emu = await publishEmulator({ seed: triageSeed() });
+  const run = (n: string, env: Record<string, string>, fail: number[]) =>
+    publishAs(emu, 'CI {run_number}', { TESTCYCLE_RUN_NUMBER: n, ...env }, fail, RULE);
+  await run('1', {}, [0]);
+  await run('2', {}, []);
+  const third = await run('3', prEnv(7, 'feature', 'bbbbbbb1'), [0]);
+  expect(third.result.autoQuarantine?.quarantined).toEqual([]);
+  expect(third.result.warnings).toContainEqual(
+    expect.stringMatching(
+      /^auto-quarantine: nothing quarantined or released: this is a pull request's run, and the names of its series "CI \{run_number\}" record no branch, PR or commit/,
+    ),
+  );
+  // The same flips on a run that is no PR's (a nightly of one branch): quarantined.
+  const fourth = await run('4', {}, [0]);
+  expect(fourth.result.autoQuarantine?.quarantined.map((q) => q.key)).toEqual(['DEMO-T1']);
 });
 
 test('flips count changes between pass and fail only; FLIPS/CYCLES is checked before any request', () => {

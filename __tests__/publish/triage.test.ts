@@ -14,11 +14,12 @@ import {
   publishSettings,
   removeQuarantine,
   renderSummary,
+  describeQuarantine,
   settingsFrom,
 } from '../../src/publish/index.js';
 import { buildReport, dashboardSettings } from '../../src/dashboard/index.js';
 import { runCli } from '../helpers/cli.js';
-import { nightly, NOW, triageSeed } from '../helpers/triage.js';
+import { nightly, NOW, prEnv, publishAs, triageSeed } from '../helpers/triage.js';
 import { silentLogger } from '../../src/shared/redact.js';
 import { createCycle } from '../../src/publish/index.js';
 import { RW, testSeed } from '../helpers/emulator.js';
@@ -105,6 +106,89 @@ describe('quarantine add, remove, list', () => {
     });
     expect(parseQuarantine('')).toBeUndefined();
     expect(parseQuarantine(null)).toBeUndefined();
+  });
+});
+
+describe('what a quarantine value means', () => {
+  /** Case A's quarantine field set to `value` as the service's app would store it. */
+  const setA = (emu: RunningEmulator, value: unknown) => {
+    const a = [...emu.service.store.all('test_cases')].find((c) => c.attributes.name === 'A')!;
+    emu.service.store.write(a, { customFields: { quarantine: value } });
+  };
+  const gateA = async (emu: RunningEmulator, gate: Record<string, unknown> = {}) =>
+    (await nightly(emu, '1', [0], { 'max-failed': 0, ...gate })).result;
+
+  test.each(['false', 'no', '0', 'null', '[]', '{}', '', '  Off ', 'NONE'])(
+    'the value %j means off: A is not quarantined, its failure counts',
+    async (value) => {
+      const emu = await publishEmulator({ seed: triageSeed() });
+      setA(emu, value);
+      const result = await gateA(emu);
+      expect(result.triage?.quarantined).toEqual([]);
+      expect(result.gate.reasons).toEqual(['1 failed, more than 0 allowed']);
+    },
+  );
+
+  test('an until that is no date is not "forever": the gate fails naming the case, the field and the value', async () => {
+    const emu = await publishEmulator({ seed: triageSeed() });
+    setA(
+      emu,
+      JSON.stringify({ since: NOW.toISOString(), until: 'next week', reason: 'x', by: 'y' }),
+    );
+    const result = await gateA(emu);
+    expect(result.triage?.quarantined).toEqual([]);
+    expect(result.gate.reasons).toEqual([
+      '1 failed, more than 0 allowed',
+      '1 quarantine not applied: the until of the test-case custom field "quarantine" is no date (give YYYY-MM-DD or an ISO date-time, or remove the quarantine: testcycle quarantine remove --case KEY): DEMO-T1 "A" until "next week"; counted meanwhile',
+    ]);
+    const listed = await listQuarantined(clientOf(emu), { field: 'quarantine', now });
+    expect(listed.map(describeQuarantine)).toEqual([
+      `DEMO-T1 "A": x, by y, since ${NOW.toISOString()}, 0 days old, until "next week" is no date (YYYY-MM-DD or an ISO date-time): not applied`,
+    ]);
+  });
+
+  test('every quarantine has an age; one without until ends after quarantine-expiry-days (30), shown in the summary', async () => {
+    const emu = await publishEmulator({ seed: triageSeed() });
+    const daysAgo = (n: number) => new Date(NOW.getTime() - n * 86_400_000).toISOString();
+    setA(emu, JSON.stringify({ since: daysAgo(40), reason: 'forgotten', by: 'ada@example.com' }));
+    const b = [...emu.service.store.all('test_cases')].find((c) => c.attributes.name === 'B')!;
+    emu.service.store.write(b, {
+      customFields: {
+        quarantine: JSON.stringify({ since: daysAgo(3), reason: 'flaky', by: 'bob' }),
+      },
+    });
+    const result = (await nightly(emu, '1', [0, 1], { 'max-failed': 0 })).result;
+    // A's quarantine is 40 days old: expired, counted again. B's is 3 days old.
+    expect(result.gate.reasons).toEqual(['1 failed, more than 0 allowed']);
+    expect(
+      result.triage?.quarantined.map((t) => [t.key, t.quarantine?.ageDays, t.quarantine?.ends]),
+    ).toEqual([['DEMO-T2', 3, '2026-12-22T10:00:00.000Z']]);
+    const md = renderSummary(result, []);
+    expect(md).toContain(
+      '1 quarantined test failed; not counted. A quarantine without until ends 30 days after it was set (default expiry, quarantine-expiry-days).',
+    );
+    expect(md).toContain(
+      '| 🧊 DEMO-T2 B | FAILED | flaky | 3 days | 2026-12-22 (default expiry) | bob |',
+    );
+    // quarantine-expiry-days 0: only until ends a quarantine; A's counts again.
+    const forever = await gateA(emu, { 'quarantine-expiry-days': 0 });
+    expect(forever.gate).toMatchObject({ passed: true, reasons: [] });
+    expect(forever.triage?.quarantined[0]?.quarantine).toMatchObject({ ageDays: 40 });
+    expect(forever.triage?.quarantined[0]?.quarantine?.ends).toBeUndefined();
+  });
+
+  test("a value typed by hand is as old as the case's last update", async () => {
+    const emu = await publishEmulator({ seed: triageSeed() });
+    setA(emu, 'flaky, ask Ada');
+    const a = [...emu.service.store.all('test_cases')].find((c) => c.attributes.name === 'A')!;
+    const updated = String(a.attributes.updatedAt);
+    const later = new Date(Date.parse(updated) + 2 * 86_400_000 + 1000);
+    const [listed] = await listQuarantined(clientOf(emu), {
+      field: 'quarantine',
+      now: () => later,
+    });
+    expect(listed?.quarantine).toMatchObject({ reason: 'flaky, ask Ada', ageDays: 2 });
+    expect(listed?.quarantine.endsByDefault).toBe(true);
   });
 });
 
@@ -310,10 +394,10 @@ describe('max-new-failures against a baseline', () => {
     expect(byKey.result.gate.reasons[0]).toMatch(/^1 new failure against DEMO-R2 "Nightly 2"/);
   });
 
-  test('nightly on main + PR against main: baseline-cycle as a pattern is the newest nightly', async () => {
+  test('nightly on main + PR against main: baseline-cycle as a pattern is the latest complete nightly', async () => {
     const emu = await publishEmulator({ seed: triageSeed() });
     await nightly(emu, '1', [1]); // B failed a while ago
-    await nightly(emu, '2', [2]); // the latest nightly: C failing on main
+    await nightly(emu, '2', [2], { 'close-cycle': true }); // the latest nightly: C failing on main
     const settings = publishSettings(
       settingsFrom({
         'cycle-name': 'PR {pr}',
@@ -332,6 +416,104 @@ describe('max-new-failures against a baseline', () => {
     expect(pr.triage?.stillFailing.map((t) => t.key)).toEqual(['DEMO-T3']);
     expect(pr.gate.reasons).toEqual([
       '1 new failure against DEMO-R2 "Nightly 2", more than 0 allowed: DEMO-T4 "D"',
+    ]);
+  });
+
+  test("a PR's default baseline is the latest complete nightly: never another PR's cycle, an unfinished nightly or a branch named like one", async () => {
+    const emu = await publishEmulator({ seed: triageSeed() });
+    const gate = { 'max-new-failures': 0 };
+    // The nightly of main: C failing; closed.
+    await publishAs(emu, 'Nightly 2026-11-24', {}, [2], { 'close-cycle': true });
+    // PR 5 broke A.
+    await publishAs(emu, 'PR {pr} {sha7}', prEnv(5, 'fix-a', 'aaaaaaa5'), [0]);
+    // Later cycles that fail A too, none of them the baseline: tonight's nightly, still running
+    // (ACTIVE, nothing after it), and a branch's run named like a nightly (closed).
+    await publishAs(emu, 'Nightly 2026-11-25', {}, [0]);
+    await publishAs(emu, 'Nightly {branch}', { TESTCYCLE_BRANCH: 'fix-login' }, [0], {
+      'close-cycle': true,
+    });
+    const { result } = await publishAs(
+      emu,
+      'PR {pr} {sha7}',
+      prEnv(7, 'feature-x', 'bbbbbbb7'),
+      [0, 2],
+      gate,
+    );
+    expect(result.triage?.baseline).toMatchObject({ key: 'DEMO-R1', name: 'Nightly 2026-11-24' });
+    expect(result.triage?.newFailures.map((t) => t.key)).toEqual(['DEMO-T1']);
+    expect(result.triage?.stillFailing.map((t) => t.key)).toEqual(['DEMO-T3']);
+    expect(result.gate.reasons).toEqual([
+      '1 new failure against DEMO-R1 "Nightly 2026-11-24", more than 0 allowed: DEMO-T1 "A"',
+    ]);
+    // The gate alone costs what the previous-cycle baseline cost: cycle lookup, aggregate, the
+    // failing-or-quarantined read, one page of the base series, the baseline's executions.
+    const alone = clientOf(emu);
+    const again = await gateCycle(
+      alone,
+      { name: 'PR 7 bbbbbbb' },
+      {
+        ...gateSettings(
+          settingsFrom({ 'cycle-name': 'PR {pr} {sha7}', ...gate }),
+          prEnv(7, 'feature-x', 'bbbbbbb7'),
+        ),
+        now,
+      },
+    );
+    expect(again.gate.reasons).toEqual(result.gate.reasons);
+    expect(alone.stats.total).toBe(5);
+    // Once tonight's nightly is followed by another, it is complete: A fails on main too.
+    await publishAs(emu, 'Nightly 2026-11-26', {}, [0]);
+    const later = await publishAs(
+      emu,
+      'PR {pr} {sha7}',
+      prEnv(7, 'feature-x', 'ccccccc7'),
+      [0],
+      gate,
+    );
+    expect(later.result.triage?.baseline).toMatchObject({ name: 'Nightly 2026-11-25' });
+    expect(later.result.gate.passed).toBe(true);
+    // Migration: baseline previous compares with this PR's previous push (PR 7's, never PR 5's).
+    const own = await publishAs(emu, 'PR {pr} {sha7}', prEnv(7, 'feature-x', 'ddddddd7'), [0, 1], {
+      ...gate,
+      baseline: 'previous',
+    });
+    expect(own.result.triage?.baseline).toMatchObject({ name: 'PR 7 ccccccc' });
+    expect(own.result.triage?.newFailures.map((t) => t.key)).toEqual(['DEMO-T2']);
+  });
+
+  test('a PR without a complete baseline: failing tests fail the gate, naming the series; none failing is a note', async () => {
+    const emu = await publishEmulator({ seed: triageSeed() });
+    const gate = { 'max-new-failures': 0, 'baseline-series': 'Nightly {branch} {date}' };
+    await publishAs(emu, 'Nightly {branch} {date}', { TESTCYCLE_BRANCH: 'main' }, []);
+    const red = await publishAs(emu, 'PR {pr}', prEnv(7, 'feature-x', 'bbbbbbb7'), [1], gate);
+    expect(red.result.gate.reasons).toEqual([
+      expect.stringMatching(
+        /^no baseline cycle found, so new failures \(at most 0 allowed\) were not checked: the series "Nightly \{branch\} \{date\}" \(branch main\) has no complete cycle: its newest, DEMO-R1 \(ACTIVE\), is not DONE/,
+      ),
+    ]);
+    const green = await publishAs(emu, 'PR {pr}', prEnv(7, 'feature-x', 'bbbbbbb7'), [], gate);
+    expect(green.result.gate).toMatchObject({ passed: true, reasons: [] });
+    expect(green.result.gate.notes?.[0]).toMatch(/^no baseline cycle: new failures not checked/);
+    expect(() =>
+      gateSettings(settingsFrom({ 'cycle-name': 'PR {pr}', 'baseline-series': 'Nightly {day}' })),
+    ).toThrow(
+      /^baseline-series: unknown placeholder \{day\} in "Nightly \{day\}"; use \* or \{date\}/,
+    );
+  });
+
+  test('a push compares with the previous cycle of its own branch, for new failures and for the trend', async () => {
+    const emu = await publishEmulator({ seed: triageSeed() });
+    const at = (branch: string, sha: string) => ({ TESTCYCLE_BRANCH: branch, TESTCYCLE_SHA: sha });
+    await publishAs(emu, 'CI {branch} {sha7}', at('main', 'aaaaaaa1'), []);
+    await publishAs(emu, 'CI {branch} {sha7}', at('feature', 'bbbbbbb1'), [0]);
+    const { result } = await publishAs(emu, 'CI {branch} {sha7}', at('main', 'ccccccc1'), [0], {
+      'max-new-failures': 0,
+      'max-pass-rate-drop': 0,
+    });
+    expect(result.triage?.baseline).toMatchObject({ name: 'CI main aaaaaaa' });
+    expect(result.gate.reasons).toEqual([
+      'pass rate 75% fell 25 points from 100% in DEMO-R1 "CI main aaaaaaa" (at most 0 allowed)',
+      '1 new failure against DEMO-R1 "CI main aaaaaaa", more than 0 allowed: DEMO-T1 "A"',
     ]);
   });
 
@@ -358,11 +540,44 @@ describe('max-new-failures against a baseline', () => {
     ]);
   });
 
+  test('a baseline setting without max-new-failures or notify does nothing, and the run says so', async () => {
+    const emu = await publishEmulator({ seed: triageSeed() });
+    const { result } = await nightly(emu, '1', [], {
+      'min-pass-rate': 50,
+      'baseline-cycle': 'No such cycle',
+      'baseline-series': 'Release {date}',
+    });
+    expect(result.gate).toMatchObject({ passed: true, reasons: [] });
+    expect(result.warnings).toEqual([
+      'baseline-cycle has no effect: a baseline is read only for max-new-failures and notify; give one of them, or leave baseline-cycle out.',
+      'baseline-series has no effect: a baseline is read only for max-new-failures and notify; give one of them, or leave baseline-series out.',
+    ]);
+    const env = { TESTCYCLE_BASE_URL: emu.url, TESTCYCLE_TOKEN: RW };
+    const cli = await runCli(
+      ['gate', '--cycle-name', 'Nightly 1', '--max-failed', '0', '--baseline', 'series'],
+      env,
+    );
+    expect(cli.code).toBe(0);
+    expect(cli.err).toContain(
+      '--baseline has no effect: a baseline is read only for --max-new-failures and --notify; give one of them, or leave --baseline out.',
+    );
+    // With notify alone, a baseline-cycle that names no cycle tells no one; the gate stands.
+    const told = await nightly(emu, '2', [1], {
+      notify: 'owners',
+      'baseline-cycle': 'No such cycle',
+    });
+    expect(told.result.gate.passed).toBe(true);
+    expect(told.result.gate.notes).toEqual([
+      'no baseline cycle: new failures not checked (baseline-cycle: no test cycle has the key or name "No such cycle" in this Space.)',
+    ]);
+    expect(told.result.notified?.recipients).toEqual([]);
+  });
+
   test('without a cycle-name template or baseline-cycle: a config error before any request', () => {
     const attempt = () =>
       gateSettings(settingsFrom({ 'cycle-key': 'DEMO-R1', 'max-new-failures': 0 }));
     expect(attempt).toThrow(
-      /^max-new-failures: needs a baseline: cycle-name .* or baseline-cycle\.$/,
+      /^max-new-failures: needs a baseline: cycle-name .*, baseline-cycle, or baseline: series \(the latest complete cycle of baseline-series\)\.$/,
     );
   });
 });
@@ -380,7 +595,7 @@ describe('what people see', () => {
     expect(md).toContain('### Fixed (1)\n\n| Test | Result |\n|---|---|\n| DEMO-T4 D | PASSED |');
     // The email is data: neutralised so that it notifies no one on GitHub (src/api/redact.ts).
     expect(md).toContain(
-      '| 🧊 DEMO-T1 A | FAILED | flaky: races the cache | 2026-12-31 | ada@\u200bexample.com |',
+      '| 🧊 DEMO-T1 A | FAILED | flaky: races the cache | 0 days | 2026-12-31 | ada@\u200bexample.com |',
     );
     expect(md).toContain('1 quarantined test failed; not counted.');
     expect(at('### New failures')).toBeLessThan(at('### Fixed'));

@@ -83,12 +83,12 @@ const PREPARE: Record<Mode, (logger: Logger, secrets: Redactor) => Promise<Step>
       github,
     });
   },
-  gate: async (_logger, secrets) => {
+  gate: async (logger, secrets) => {
     const target = cycleSettings(inputSource, process.env, secrets);
-    const gate = gateOnlySettings(inputSource);
+    const gate = gateOnlySettings(inputSource, process.env);
     const github = githubReporting(inputSource);
     return async (client) => ({
-      result: await gateCycle(client, target, gate),
+      result: await gateCycle(client, target, gate, logger),
       reports: [],
       github,
     });

@@ -146,10 +146,10 @@ function tokenLine(t: TokenStanding, now = Date.now()): string {
 
 export async function runGateCommand(ctx: CommandContext): Promise<number> {
   const target = cycleSettings(ctx.settings, ctx.io.env, ctx.redactor);
-  const gate = gateOnlySettings(ctx.settings);
+  const gate = gateOnlySettings(ctx.settings, ctx.io.env);
   outputFile(ctx.settings, 'summary-file');
   return withClient(ctx, async (client) => {
-    const result = await gateCycle(client, target, gate);
+    const result = await gateCycle(client, target, gate, ctx.logger);
     return await finish(ctx, result, renderSummary(result, [], summaryOptions(ctx)));
   });
 }

@@ -15,16 +15,18 @@ import { ConfigError } from '../shared/errors.js';
 import { chunkIn, f } from '../api/filter.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { isFailing } from './baseline.js';
-import { DEFAULT_QUARANTINE_FIELD } from '../shared/defaults.js';
+import { DEFAULT_QUARANTINE_EXPIRY_DAYS, DEFAULT_QUARANTINE_FIELD } from '../shared/defaults.js';
 import { MAX_FILTER_CHARS } from './match.js';
 import {
   checkQuarantineField,
   formatQuarantine,
-  parseQuarantine,
+  quarantineOf,
+  quarantineViewOf,
   RULE_BY,
   setQuarantineField,
 } from './quarantine.js';
-import { matchesPattern, patternFilter } from './series.js';
+import { type CiIdentity, isPullRequest } from './context.js';
+import { describeSeries, laneOf, matchesPattern, patternFilter, recordsOf } from './series.js';
 
 export interface AutoQuarantineOptions {
   /** FLIPS/CYCLES of `--auto-quarantine`. */
@@ -63,6 +65,8 @@ export interface AutoQuarantineResult {
   readRequests: number;
   /** Requests the changes cost (planned in a dry run). */
   writeRequests: number;
+  /** Why the rule did less than asked (a PR's run on a series that records no branch). */
+  warnings?: string[];
 }
 
 /** Results of one case, oldest cycle first (undefined: no execution there). */
@@ -92,7 +96,11 @@ export async function applyAutoQuarantine(
     series: string;
     field: string;
     now: Date;
+    /** A quarantine without until ends this many days after it was set (0: never). */
+    expiryDays?: number;
     planned?: Map<string, ExecutionResult>;
+    /** Where this run is: a PR's run on a series that records no branch counts no flips. */
+    ci?: CiIdentity;
   },
 ): Promise<AutoQuarantineResult> {
   const out: AutoQuarantineResult = {
@@ -102,6 +110,15 @@ export async function applyAutoQuarantine(
     writeRequests: 0,
   };
   const startedAt = client.stats.total;
+  const records = recordsOf(options.series);
+  if (!records.branch && !records.commit && isPullRequest(options.ci)) {
+    // Flips count on one branch or one commit only (docs/design.md "Triage"): names that record
+    // neither cannot tell this PR's cycles from the others'.
+    out.warnings = [
+      `auto-quarantine: nothing quarantined or released: this is a pull request's run, and the names of its series ${describeSeries(options.series)} record no branch, PR or commit, so its flips cannot be told from other branches'; put {branch} or {pr} (or {sha}) in cycle-name`,
+    ];
+    return out;
+  }
   const window = Math.max(options.rule?.cycles ?? 0, options.releaseAfter ?? 0);
   const ids = await newestOfSeries(client, cycle, options.series, window);
   const at = new Map(ids.map((id, i) => [id, i]));
@@ -123,17 +140,16 @@ export async function applyAutoQuarantine(
       fields: { test_case_executions: ['testCaseId'] },
     }))
       failingNow.add(String(e.attributes.testCaseId));
+  // The quarantines that count now: an expired one (its until or the default expiry past) is
+  // quarantined again by the rule when the test still flips.
   const quarantined = new Map<string, Resource<'test_cases'>>();
   for await (const c of client.iterate<'test_cases'>('/test_cases', {
     filter: f.isNotNull(`customFields.${options.field}`),
-    fields: { test_cases: ['testCaseKey', 'name', 'customFields'] },
+    fields: { test_cases: ['testCaseKey', 'name', 'customFields', 'updatedAt'] },
   }))
-    if (parseQuarantine((c.attributes.customFields as Record<string, unknown>)[options.field]))
-      quarantined.set(c.id, c);
+    if (quarantineViewOf(c, options.field, options)?.active) quarantined.set(c.id, c);
   const byRule = [...quarantined.values()].filter(
-    (c) =>
-      parseQuarantine((c.attributes.customFields as Record<string, unknown>)[options.field])?.by ===
-      RULE_BY,
+    (c) => quarantineOf(c, options.field)?.by === RULE_BY,
   );
   const candidates = [
     ...(options.rule ? [...failingNow].filter((id) => !quarantined.has(id)) : []),
@@ -220,8 +236,9 @@ export async function applyAutoQuarantine(
 }
 
 /**
- * The ids of the newest `count` cycles of the series up to `cycle` (by rank), oldest first, this
- * cycle last ('' for a cycle a dry run would create). One page: count is at most 100.
+ * The ids of the newest `count` cycles of the series up to `cycle` (by rank) that ran on the same
+ * branch or PR, or (where the names record no branch) the same commit (series.ts `laneOf`), oldest
+ * first, this cycle last ('' for a cycle a dry run would create). One page: count is at most 100.
  */
 async function newestOfSeries(
   client: ServiceClient,
@@ -231,13 +248,14 @@ async function newestOfSeries(
 ): Promise<string[]> {
   const rank = Number(cycle.attributes.rank);
   const ids: string[] = [];
+  const lane = laneOf(template, String(cycle.attributes.name ?? ''), true);
   const page = await client.page<'test_cycles'>('/test_cycles', {
-    filter: patternFilter(template),
+    filter: patternFilter(lane),
     sort: ['-rank'],
     fields: { test_cycles: ['name', 'rank'] },
   });
   for (const c of page.data) {
-    if (c.id === cycle.id || !matchesPattern(template, String(c.attributes.name ?? ''))) continue;
+    if (c.id === cycle.id || !matchesPattern(lane, String(c.attributes.name ?? ''))) continue;
     if (Number(c.attributes.rank) < rank && ids.length < count - 1) ids.push(c.id);
   }
   return [...ids.reverse(), cycle.id];
@@ -264,7 +282,9 @@ export async function ruleStep(
         autoQuarantine?: AutoQuarantineOptions;
         series?: string;
         quarantineField?: string;
+        quarantineExpiryDays?: number;
         now?: () => Date;
+        ci?: CiIdentity;
       }
     | undefined,
   cycle: Resource<'test_cycles'>,
@@ -275,7 +295,9 @@ export async function ruleStep(
     ...gate.autoQuarantine,
     series: gate.series,
     field: gate.quarantineField ?? DEFAULT_QUARANTINE_FIELD,
+    expiryDays: gate.quarantineExpiryDays ?? DEFAULT_QUARANTINE_EXPIRY_DAYS,
     now: gate.now?.() ?? new Date(),
     ...(planned ? { planned } : {}),
+    ...(gate.ci ? { ci: gate.ci } : {}),
   });
 }

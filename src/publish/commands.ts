@@ -1,12 +1,14 @@
 /** The other jobs of docs/design.md besides publish, shared by the CLI and the action. */
 import type { Resource, ServiceClient } from '../api/client.js';
 import { ConfigError } from '../shared/errors.js';
-import { oneLine, type Logger } from '../shared/redact.js';
+import { oneLine, type Logger, silentLogger } from '../shared/redact.js';
 import type { CycleStatus } from '../schema/resources.js';
 import { type CycleOptions, findCycle, resolveCycle, setCycleStatus } from './cycle.js';
 import { evaluateGate, type GateOptions, hasThresholds, passRate } from './gate.js';
 import { ruleStep } from './auto-quarantine.js';
-import { tellOwners } from './notify.js';
+import { notifyWarnings, tellOwners } from './notify.js';
+import { warningList } from './warnings.js';
+import { ineffectiveSettings } from './triage.js';
 import { populateCycle } from './populate.js';
 import { cycleInfo, type PublishResult, requestsOf } from './publish.js';
 
@@ -27,11 +29,18 @@ export async function gateCycle(
   client: ServiceClient,
   target: Target,
   gate: GateOptions,
+  /** Where the run's warnings are logged as they come (they are in the result too). */
+  logger: Logger = silentLogger,
 ): Promise<PublishResult> {
+  const { warnings, warn } = warningList(logger);
+  for (const warning of ineffectiveSettings(gate)) warn(warning);
   const cycle = await mustFind(client, target);
   const autoQuarantine = await ruleStep(client, gate, cycle);
+  for (const warning of autoQuarantine?.warnings ?? []) warn(warning);
   const { counts, verdict, triage } = await evaluateGate(client, cycle, gate);
+  // Best effort: a failure to tell people warns and leaves the verdict as it is.
   const notified = await tellOwners(client, gate, cycle, triage);
+  for (const warning of notifyWarnings(notified)) warn(warning);
   const v = hasThresholds(gate) ? verdict : { passed: true, reasons: [] };
   return {
     cycle: cycleInfo(cycle),
@@ -44,7 +53,7 @@ export async function gateCycle(
     writes: { created: 0, updated: 0, unchanged: 0, casesCreated: 0 },
     unmatched: [],
     requests: requestsOf(client),
-    warnings: [],
+    warnings,
   };
 }
 

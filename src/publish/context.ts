@@ -13,6 +13,8 @@ export interface CiContext {
   sha?: string;
   branch?: string;
   pr?: string;
+  /** A pull (merge) request's target branch: the branch whose series a PR compares with. */
+  baseBranch?: string;
   runId?: string;
   runNumber?: string;
   env: Record<string, string | undefined>;
@@ -47,6 +49,15 @@ export function ciContext(
       'CIRCLE_SHA1',
     ),
     branch: branchOf(env),
+    baseBranch: first(
+      env,
+      BASE_BRANCH_OVERRIDE,
+      'GITHUB_BASE_REF',
+      'CI_MERGE_REQUEST_TARGET_BRANCH_NAME',
+      'CHANGE_TARGET',
+      'SYSTEM_PULLREQUEST_TARGETBRANCH',
+      'BITBUCKET_PR_DESTINATION_BRANCH',
+    )?.replace(/^refs\/heads\//, ''),
     pr:
       first(
         env,
@@ -119,6 +130,24 @@ export const OVERRIDES = {
   run_id: 'TESTCYCLE_RUN_ID',
   run_number: 'TESTCYCLE_RUN_NUMBER',
 } as const;
+
+/** The variable that names a PR's target branch where the CI does not (CircleCI, a laptop). */
+export const BASE_BRANCH_OVERRIDE = 'TESTCYCLE_BASE_BRANCH';
+
+/** Where a run is, as triage compares like with like (docs/design.md "Triage"). */
+export type CiIdentity = Pick<CiContext, 'branch' | 'baseBranch' | 'pr' | 'sha'>;
+
+/** The identity of the run in `env`. */
+export function ciIdentity(env: Record<string, string | undefined>): CiIdentity {
+  const { branch, baseBranch, pr, sha } = ciContext(env);
+  return Object.fromEntries(
+    Object.entries({ branch, baseBranch, pr, sha }).filter(([, v]) => v !== undefined),
+  );
+}
+
+/** A pull (merge) request's run: the CI names its number or its target branch. */
+export const isPullRequest = (ci: CiIdentity | undefined): boolean =>
+  ci?.pr !== undefined || ci?.baseBranch !== undefined;
 
 /**
  * A PR's source branch before the CI's own name for the build (Jenkins PR-12, Azure "merge").

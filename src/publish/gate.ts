@@ -3,7 +3,7 @@
  * thresholds. The grouped aggregate's shape is not documented (docs/service-api.md 4.6): the emulator's
  * and other reasonable shapes are read, else one ungrouped count per result value is asked for.
  */
-import { type CycleRef, type NoPreviousCycle, previousInSeries } from './series.js';
+import { type CycleRef, laneOf, type NoPreviousCycle, previousInSeries } from './series.js';
 import type { JsonApiDocument, Resource, ServiceClient } from '../api/client.js';
 import { TestcycleError } from '../shared/errors.js';
 import { oneLine } from '../shared/redact.js';
@@ -181,7 +181,9 @@ export async function lookUpPrevious(
   /** Cases left out of the previous cycle's counts too (the quarantined, src/publish/triage.ts). */
   adjust?: (previousId: string, counts: CycleCounts) => Promise<CycleCounts>,
 ): Promise<PreviousCycle | NoPreviousCycle> {
-  const found = await previousInSeries(client, cycle, template);
+  // Like with like: of a template that names {branch} or {pr}, this branch's (or PR's) cycles.
+  const lane = laneOf(template, String(cycle.attributes.name ?? ''));
+  const found = await previousInSeries(client, cycle, lane);
   if ('why' in found) return found;
   const counts = await cycleCounts(client, found.id, gate.filter);
   return {

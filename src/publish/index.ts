@@ -108,6 +108,7 @@ export {
   CUSTOM_FIELDS_PATH,
   type Quarantine,
   type QuarantinedCase,
+  type QuarantineView,
   type TriagedTest,
 } from './quarantine.js';
 export { findBaseline, readBaseline } from './baseline.js';

@@ -32,8 +32,8 @@ import { formatDuration, Progress } from './progress.js';
 import { warningList } from './warnings.js';
 import { combineEntries, resultOf } from './results.js';
 import { type AutoQuarantineResult, ruleStep } from './auto-quarantine.js';
-import { type Notified, notifyCost, tellOwners } from './notify.js';
-import { plannedTriage, type Triage, triageCost } from './triage.js';
+import { type Notified, notifyCost, notifyWarnings, tellOwners } from './notify.js';
+import { ineffectiveSettings, plannedTriage, type Triage, triageCost } from './triage.js';
 import type { PublishSettings } from './settings.js';
 import {
   type CycleContents,
@@ -122,6 +122,7 @@ export async function publish(
 ): Promise<PublishResult> {
   const run = startRun(client, options);
   for (const warning of keyWarnings(options.reports, options.match)) run.warn(warning);
+  for (const warning of ineffectiveSettings(options.gate)) run.warn(warning);
   // Distinct tests that would share one execution: known from the reports, before any request.
   const { tests, collided } = withoutCollisions(options, run.warn);
   const project = await preflight(run);
@@ -157,15 +158,15 @@ export async function publish(
     : cycleResource;
   // The rule first, so that a test it quarantines now is left out of this gate already.
   const autoQuarantine = await ruleStep(client, options.gate, cycleResource);
+  for (const warning of autoQuarantine?.warnings ?? []) run.warn(warning);
   const { counts, gate, triage } = await gateStep(
     run,
     cycleResource,
     localCounts(plan, written.final),
   );
+  // Best effort: a failure to tell people warns and leaves the verdict as it is.
   const notified = await tellOwners(client, options.gate, cycleResource, triage);
-  if (notified?.problem) run.warn(`notifications not sent: ${notified.problem}`);
-  if (notified?.unknownUsers.length)
-    run.warn(`notify-users: no user of the Space has ${notified.unknownUsers.join(', ')}`);
+  for (const warning of notifyWarnings(notified)) run.warn(warning);
   return {
     cycle: cycleInfo(finalCycle, options.cycle.name),
     counts,
@@ -388,6 +389,7 @@ async function plannedTriageSteps(
     attributes: { name: run.options.cycle.name, rank: Number.MAX_SAFE_INTEGER, projectId },
   };
   const autoQuarantine = await ruleStep(run.client, gate, target, planned);
+  for (const warning of autoQuarantine?.warnings ?? []) run.warn(warning);
   const notified = gate.notify
     ? await tellOwners(
         run.client,
@@ -397,6 +399,7 @@ async function plannedTriageSteps(
         true,
       )
     : undefined;
+  for (const warning of notifyWarnings(notified)) run.warn(warning);
   return {
     ...(notified ? { notified } : {}),
     ...(autoQuarantine ? { autoQuarantine } : {}),

@@ -11,6 +11,7 @@ import { ConfigError, ServiceError } from '../shared/errors.js';
 import { chunkIn, f, type Filter } from '../api/filter.js';
 import { oneLine } from '../shared/redact.js';
 import type { ExecutionResult } from '../schema/resources.js';
+import { DEFAULT_QUARANTINE_EXPIRY_DAYS } from '../shared/defaults.js';
 import { MAX_FILTER_CHARS } from './match.js';
 import type { QuarantineSettings } from './settings.js';
 
@@ -36,6 +37,11 @@ function endOf(until: string): number {
   return DATE.test(until) ? Date.parse(`${until}T23:59:59.999Z`) : Date.parse(until);
 }
 
+/** `until` as this contract writes it: a date (2026-12-31) or an ISO date-time. */
+function readableUntil(value: string): boolean {
+  return (DATE.test(value) || /^\d{4}-\d{2}-\d{2}T/.test(value)) && !Number.isNaN(endOf(value));
+}
+
 /** `--until`: a date (2026-12-31) or an ISO date-time, in the future; checked before any request. */
 export function untilSetting(
   value: string | undefined,
@@ -43,35 +49,45 @@ export function untilSetting(
   key = 'until',
 ): string | undefined {
   if (value === undefined) return undefined;
-  const at = endOf(value);
-  if (!(DATE.test(value) || /^\d{4}-\d{2}-\d{2}T/.test(value)) || Number.isNaN(at))
+  if (!readableUntil(value))
     throw new ConfigError(key, `"${value}" is not a date: give YYYY-MM-DD or an ISO date-time.`);
-  if (at <= now.getTime())
+  if (endOf(value) <= now.getTime())
     throw new ConfigError(key, `${value} is already past: give a later date, or leave it out.`);
   return value;
 }
 
 /**
+ * Values that mean "not quarantined" (docs/design.md "Triage"): what a person types into the
+ * service's app, or a tool writes, to turn it off. Compared trimmed and in any case.
+ */
+const OFF = new Set(['', 'false', 'no', 'off', '0', 'null', 'none', '[]', '{}']);
+
+/**
  * The quarantine a field value holds. A value that is not this JSON (someone typed "flaky" in the
- * service's app) still quarantines: its text is the reason. Empty or null: not quarantined.
+ * service's app) still quarantines: its text is the reason. A value that means off (OFF: false,
+ * no, 0, null, [], empty) is no quarantine, nor is an empty object or list.
  */
 export function parseQuarantine(value: unknown): Quarantine | undefined {
-  if (value === null || value === undefined) return undefined;
-  if (typeof value === 'object' && !Array.isArray(value)) return fromObject(value as Raw);
-  if (typeof value !== 'string' || value.trim() === '') return undefined;
+  if (value === null || value === undefined || value === false || value === 0) return undefined;
+  if (Array.isArray(value))
+    return value.length ? parseQuarantine(JSON.stringify(value)) : undefined;
+  if (typeof value === 'object') return fromObject(value as Raw);
+  const text = String(value);
+  if (OFF.has(text.trim().toLowerCase())) return undefined;
   try {
-    const parsed: unknown = JSON.parse(value);
+    const parsed: unknown = JSON.parse(text);
     if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
       return fromObject(parsed as Raw);
   } catch {
     // plain text: below
   }
-  return { since: '', reason: oneLine(value), by: '' };
+  return { since: '', reason: oneLine(text), by: '' };
 }
 
 type Raw = Record<string, unknown>;
 
-function fromObject(raw: Raw): Quarantine {
+function fromObject(raw: Raw): Quarantine | undefined {
+  if (Object.keys(raw).length === 0) return undefined;
   const str = (v: unknown) => (typeof v === 'string' ? v : '');
   const until = str(raw.until);
   return {
@@ -80,6 +96,53 @@ function fromObject(raw: Raw): Quarantine {
     reason: str(raw.reason),
     by: str(raw.by),
   };
+}
+
+/** A quarantine as of a moment: how old it is, when it ends, whether it counts. */
+export interface QuarantineView extends Quarantine {
+  /** Counts now: its end (until, else the default expiry) is not past, and its until is readable. */
+  active: boolean;
+  /** Whole days since it was set (`since`, else the case's last update); absent when neither says. */
+  ageDays?: number;
+  /** When it stops counting (ISO date or date-time): `until`, else set + the default expiry. */
+  ends?: string;
+  /** `ends` is the default expiry's (quarantine-expiry-days), not an `until` someone gave. */
+  endsByDefault?: boolean;
+  /** `until` is no date: the quarantine is not applied, and the gate says so, naming the case. */
+  invalidUntil?: boolean;
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The quarantine as of `now`. When it was set: `since`, else (a value typed by hand) the case's
+ * `updatedAt`, the latest it can have been set. A quarantine without `until` ends `expiryDays`
+ * (default 30) after it was set (0: never).
+ */
+export function viewQuarantine(
+  q: Quarantine,
+  options: { now: Date; expiryDays?: number; updatedAt?: unknown },
+): QuarantineView {
+  const set = [q.since, options.updatedAt]
+    .map((v) => (typeof v === 'string' ? Date.parse(v) : Number.NaN))
+    .find((t) => !Number.isNaN(t));
+  const ageDays =
+    set === undefined ? undefined : Math.max(0, Math.floor((options.now.getTime() - set) / DAY_MS));
+  const view: QuarantineView = {
+    ...q,
+    active: true,
+    ...(ageDays === undefined ? {} : { ageDays }),
+  };
+  const expiryDays = options.expiryDays ?? DEFAULT_QUARANTINE_EXPIRY_DAYS;
+  if (q.until !== undefined) {
+    if (!readableUntil(q.until)) return { ...view, active: false, invalidUntil: true };
+    view.ends = q.until;
+  } else if (expiryDays && set !== undefined) {
+    view.ends = new Date(set + expiryDays * DAY_MS).toISOString();
+    view.endsByDefault = true;
+  }
+  view.active = view.ends === undefined || endOf(view.ends) > options.now.getTime();
+  return view;
 }
 
 /** The field's value for a quarantine (a string field: JSON text). */
@@ -92,11 +155,9 @@ export function formatQuarantine(q: Quarantine): string {
   });
 }
 
-/** Counts now: no `until`, or an `until` not yet past (an expired one no longer counts). */
-export function isActive(q: Quarantine, now: Date): boolean {
-  if (!q.until) return true;
-  const at = endOf(q.until);
-  return Number.isNaN(at) || at > now.getTime();
+/** Counts now (viewQuarantine's `active`): its end not past, its until readable. */
+export function isActive(q: Quarantine, now: Date, expiryDays?: number): boolean {
+  return viewQuarantine(q, { now, expiryDays }).active;
 }
 
 /** The quarantine of a test case record, when its field holds one. */
@@ -106,6 +167,16 @@ export function quarantineOf(
 ): Quarantine | undefined {
   const fields = record?.attributes.customFields as Record<string, unknown> | undefined;
   return fields && Object.hasOwn(fields, field) ? parseQuarantine(fields[field]) : undefined;
+}
+
+/** The quarantine of a test case record as of `now` (viewQuarantine), when its field holds one. */
+export function quarantineViewOf(
+  record: { attributes: Record<string, unknown> } | undefined,
+  field: string,
+  options: { now: Date; expiryDays?: number },
+): QuarantineView | undefined {
+  const q = quarantineOf(record, field);
+  return q && viewQuarantine(q, { ...options, updatedAt: record?.attributes.updatedAt });
 }
 
 /**
@@ -144,7 +215,7 @@ export interface QuarantinedCase {
   key: string;
   name: string;
   ownerId?: string;
-  quarantine: Quarantine;
+  quarantine: QuarantineView;
   active: boolean;
 }
 
@@ -152,8 +223,9 @@ function toQuarantined(
   record: Resource<'test_cases'>,
   field: string,
   now: Date,
+  expiryDays: number | undefined,
 ): QuarantinedCase | undefined {
-  const quarantine = quarantineOf(record, field);
+  const quarantine = quarantineViewOf(record, field, { now, expiryDays });
   if (!quarantine) return undefined;
   const ownerId = record.attributes.ownerId;
   return {
@@ -162,7 +234,7 @@ function toQuarantined(
     name: String(record.attributes.name ?? ''),
     ...(typeof ownerId === 'string' ? { ownerId } : {}),
     quarantine,
-    active: isActive(quarantine, now),
+    active: quarantine.active,
   };
 }
 
@@ -197,6 +269,8 @@ export async function setQuarantineField(
 export interface QuarantineOptions {
   field: string;
   now?: () => Date;
+  /** A quarantine without until ends this many days after it was set (0: never). */
+  expiryDays?: number;
 }
 
 /** `quarantine add`: field checked, case found, the value written. 4 requests (5 with a 201-less ETag read). */
@@ -215,7 +289,7 @@ export async function addQuarantine(
     by,
   };
   const written = await writeField(client, record, options.field, formatQuarantine(quarantine));
-  return toQuarantined(written, options.field, now)!;
+  return toQuarantined(written, options.field, now, options.expiryDays)!;
 }
 
 /** `quarantine remove`: the field cleared (null); the case's quarantine as it was, if it had one. */
@@ -226,7 +300,7 @@ export async function removeQuarantine(
   const now = options.now?.() ?? new Date();
   await checkQuarantineField(client, options.field);
   const record = await caseByKey(client, options.caseKey);
-  const before = toQuarantined(record, options.field, now);
+  const before = toQuarantined(record, options.field, now, options.expiryDays);
   if (before) await writeField(client, record, options.field, null);
   return before;
 }
@@ -241,9 +315,9 @@ export async function listQuarantined(
   const out: QuarantinedCase[] = [];
   for await (const record of client.iterate<'test_cases'>('/test_cases', {
     filter: f.isNotNull(`customFields.${options.field}`),
-    fields: { test_cases: ['testCaseKey', 'name', 'ownerId', 'customFields'] },
+    fields: { test_cases: ['testCaseKey', 'name', 'ownerId', 'customFields', 'updatedAt'] },
   })) {
-    const q = toQuarantined(record, options.field, now);
+    const q = toQuarantined(record, options.field, now, options.expiryDays);
     if (q) out.push(q);
   }
   return out;
@@ -256,7 +330,7 @@ export interface TriagedTest {
   name: string;
   ownerId?: string;
   result: ExecutionResult;
-  quarantine?: Quarantine;
+  quarantine?: QuarantineView;
 }
 
 /** What the gate's one read of the cycle's executions gives (see readGateExecutions). */
@@ -265,12 +339,14 @@ export interface GateExecutions {
   quarantined: TriagedTest[];
   /** FAILED or BLOCKED executions of cases not quarantined (only when asked for). */
   failing: TriagedTest[];
+  /** Quarantines not applied because their until is no date: the gate names them. */
+  invalid: TriagedTest[];
   /** Set when the quarantine could not be read (the Space does not define the field). */
   unavailable?: string;
 }
 
 /** The test case fields the gate embeds with the executions. */
-const CASE_FIELDS = ['testCaseKey', 'name', 'ownerId', 'customFields'];
+const CASE_FIELDS = ['testCaseKey', 'name', 'ownerId', 'customFields', 'updatedAt'];
 
 /**
  * The cycle's executions whose case is quarantined, and with `failing` its FAILED and BLOCKED ones
@@ -281,7 +357,14 @@ const CASE_FIELDS = ['testCaseKey', 'name', 'ownerId', 'customFields'];
 export async function readGateExecutions(
   client: ServiceClient,
   cycleId: string,
-  options: { field: string; failing: boolean; gateFilter?: Filter; now: Date },
+  options: {
+    field: string;
+    failing: boolean;
+    gateFilter?: Filter;
+    now: Date;
+    /** A quarantine without until ends this many days after it was set (0: never). */
+    expiryDays?: number;
+  },
 ): Promise<GateExecutions> {
   const quarantined = f.isNotNull(`testCase.customFields.${options.field}`);
   const failing = f.in('result', ['FAILED', 'BLOCKED']);
@@ -299,12 +382,14 @@ export async function readGateExecutions(
   const out: GateExecutions = {
     quarantined: [],
     failing: [],
+    invalid: [],
     ...(unavailable ? { unavailable } : {}),
   };
   for (const row of rows) {
-    const q = unavailable ? undefined : quarantineOf(row.testCase, options.field);
+    const q = unavailable ? undefined : quarantineViewOf(row.testCase, options.field, options);
     const ref = refOf(row, q);
-    if (q && isActive(q, options.now)) out.quarantined.push(ref);
+    if (q?.invalidUntil) out.invalid.push(ref);
+    if (q?.active) out.quarantined.push(ref);
     else if (ref.result === 'FAILED' || ref.result === 'BLOCKED') out.failing.push(ref);
   }
   return out;
@@ -329,7 +414,7 @@ async function readWithCases(client: ServiceClient, filter: Filter): Promise<Row
   return rows;
 }
 
-function refOf(row: Row, quarantine: Quarantine | undefined): TriagedTest {
+function refOf(row: Row, quarantine: QuarantineView | undefined): TriagedTest {
   const caseId = String(row.execution.attributes.testCaseId);
   const ownerId = row.testCase?.attributes.ownerId;
   return {
@@ -378,10 +463,31 @@ export function casesInCycleCost(n: number): number {
       }).length;
 }
 
-/** One line per quarantined case: key, name, reason, until, by; expired ones marked. */
+/** `12 days` (its age), `until 2026-12-31` or `until 2026-12-25 (default expiry)`: for lines. */
+export function quarantineTerms(v: QuarantineView): string[] {
+  return [
+    ...(v.ageDays === undefined ? [] : [`${v.ageDays} day${v.ageDays === 1 ? '' : 's'} old`]),
+    ...(v.invalidUntil
+      ? [
+          `until "${oneLine(v.until ?? '')}" is no date (YYYY-MM-DD or an ISO date-time): not applied`,
+        ]
+      : v.ends
+        ? [`until ${v.ends.slice(0, 10)}${v.endsByDefault ? ' (default expiry)' : ''}`]
+        : []),
+  ];
+}
+
+/** One line per quarantined case: key, name, reason, until, by, since, age; expired ones marked. */
 export function describeQuarantine(q: QuarantinedCase): string {
   const { quarantine: v } = q;
-  return `${q.key} "${q.name}": ${v.reason || '(no reason)'}${v.until ? `, until ${v.until}` : ''}${v.by ? `, by ${v.by}` : ''}${v.since ? `, since ${v.since}` : ''}${q.active ? '' : ' (expired: counted again)'}`;
+  const terms = [
+    ...(v.until && !v.invalidUntil ? [`until ${v.until}`] : []),
+    ...(v.by ? [`by ${v.by}`] : []),
+    ...(v.since ? [`since ${v.since}`] : []),
+    ...quarantineTerms({ ...v, ...(v.endsByDefault ? {} : { ends: undefined }) }),
+  ];
+  const state = v.invalidUntil || q.active ? '' : ' (expired: counted again)';
+  return `${q.key} "${q.name}": ${v.reason || '(no reason)'}${terms.map((t) => `, ${t}`).join('')}${state}`;
 }
 
 /** Shared by the CLI and the action's mode quarantine. */
@@ -390,8 +496,10 @@ export async function runQuarantine(
   s: QuarantineSettings,
   now: () => Date,
 ): Promise<{ action: string; quarantined: QuarantinedCase[]; text: string }> {
+  const expiryDays = s.expiryDays;
   if (s.action === 'add') {
     const q = await addQuarantine(client, {
+      expiryDays,
       field: s.field,
       caseKey: s.caseKey!,
       reason: s.reason!,
@@ -401,7 +509,12 @@ export async function runQuarantine(
     return { action: 'add', quarantined: [q], text: `quarantined ${describeQuarantine(q)}` };
   }
   if (s.action === 'remove') {
-    const was = await removeQuarantine(client, { field: s.field, caseKey: s.caseKey!, now });
+    const was = await removeQuarantine(client, {
+      field: s.field,
+      caseKey: s.caseKey!,
+      now,
+      expiryDays,
+    });
     return {
       action: 'remove',
       quarantined: [],
@@ -410,7 +523,7 @@ export async function runQuarantine(
         : `${s.caseKey} was not quarantined; nothing written`,
     };
   }
-  const list = await listQuarantined(client, { field: s.field, now });
+  const list = await listQuarantined(client, { field: s.field, now, expiryDays });
   return {
     action: 'list',
     quarantined: list,

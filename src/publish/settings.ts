@@ -30,9 +30,18 @@ import { type CaseFieldMapping, parseCaseFields } from './case-fields.js';
 import type { KeyCollisionMode } from './collisions.js';
 import type { CaseNames } from './inventory.js';
 import type { CycleOptions } from './cycle.js';
-import { ciContext, renderCycleName, workspaceOf } from './context.js';
+import {
+  ciContext,
+  ciIdentity,
+  type CiIdentity,
+  isPullRequest,
+  renderCycleName,
+  workspaceOf,
+} from './context.js';
+import { checkPatternPlaceholders } from './series.js';
 import type { GateOptions } from './gate.js';
 import type { TriageGateOptions } from './triage.js';
+import type { BaselineMode } from './baseline.js';
 import { untilSetting } from './quarantine.js';
 import { parseAutoQuarantine } from './auto-quarantine.js';
 import { checkAutomationKeyTemplate, keyPattern, type MatchOptions } from './match.js';
@@ -103,8 +112,8 @@ export function reportSettings(src: SettingSource): ReportSettings {
  * The gate's settings where the gate is the whole job (`gate`, mode gate): without a threshold it
  * could never fail, so one is required.
  */
-export function gateOnlySettings(src: SettingSource): GateOptions {
-  const gate = gateSettings(src);
+export function gateOnlySettings(src: SettingSource, env?: Env): GateOptions {
+  const gate = gateSettings(src, env);
   const thresholds = THRESHOLD_KEYS;
   const given = thresholds.some((key) =>
     spec(key).type === 'boolean' ? flag(src, key) : raw(src, key) !== undefined,
@@ -117,7 +126,11 @@ export function gateOnlySettings(src: SettingSource): GateOptions {
   return gate;
 }
 
-export function gateSettings(src: SettingSource): GateOptions {
+/**
+ * `env`: the CI's environment, for where this run is (a PR's run compares with its base branch's
+ * series, docs/design.md "Triage"); without it the run is taken as no PR's.
+ */
+export function gateSettings(src: SettingSource, env?: Env): GateOptions {
   const maxPassRateDrop = numeric(src, 'max-pass-rate-drop');
   const series = raw(src, 'cycle-name');
   if (maxPassRateDrop !== undefined && !series)
@@ -126,7 +139,7 @@ export function gateSettings(src: SettingSource): GateOptions {
       (w) =>
         `needs ${w.name('cycle-name')}: its template names the series whose previous cycle is compared, e.g. "Nightly {date}".`,
     );
-  const triage = triageGateSettings(src, series);
+  const triage = triageGateSettings(src, series, env ? ciIdentity(env) : undefined);
   const needsSeries =
     maxPassRateDrop !== undefined ||
     triage.maxNewFailures !== undefined ||
@@ -157,21 +170,35 @@ export function quarantineFieldSetting(src: SettingSource): string {
 }
 
 /** The gate's triage settings (src/publish/triage.ts): quarantine field, new failures, baseline. */
-function triageGateSettings(src: SettingSource, series: string | undefined): TriageGateOptions {
+function triageGateSettings(
+  src: SettingSource,
+  series: string | undefined,
+  ci: CiIdentity | undefined,
+): TriageGateOptions {
   const maxNewFailures = numeric(src, 'max-new-failures');
   const baselineCycle = raw(src, 'baseline-cycle');
-  choice(src, 'baseline');
+  const baseline = choice<BaselineMode>(src, 'baseline');
+  const baselineSeries = raw(src, 'baseline-series')!;
+  checkPatternPlaceholders(baselineSeries, 'baseline-series');
+  if (baselineCycle) checkPatternPlaceholders(baselineCycle, 'baseline-cycle');
   const users = listSetting(src, 'notify-users').flatMap((u) => u.split(','));
   const notify = { owners: choice(src, 'notify') === 'owners', users: users.map((u) => u.trim()) };
   for (const email of notify.users)
-    if (!/^[^\s@]+@[^\s@]+$/.test(email))
+    if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.includes('{$'))
       throw new ConfigError('notify-users', `"${email}" is not an email address.`);
   const notifying = notify.owners || notify.users.length > 0;
-  if ((maxNewFailures !== undefined || notifying) && !baselineCycle && !series)
+  const source = baselineCycle
+    ? 'cycle'
+    : baseline === 'auto'
+      ? isPullRequest(ci)
+        ? 'series'
+        : 'previous'
+      : baseline;
+  if ((maxNewFailures !== undefined || notifying) && source === 'previous' && !series)
     throw new ConfigError(
       maxNewFailures !== undefined ? 'max-new-failures' : 'notify',
       (w) =>
-        `needs a baseline: ${w.name('cycle-name')} (its template names the series whose previous cycle is compared) or ${w.name('baseline-cycle')}.`,
+        `needs a baseline: ${w.name('cycle-name')} (its template names the series whose previous cycle is compared), ${w.name('baseline-cycle')}, or ${w.value('baseline', 'series')} (the latest complete cycle of ${w.name('baseline-series')}).`,
     );
   const rule = raw(src, 'auto-quarantine');
   const releaseAfter = numeric(src, 'release-after');
@@ -186,15 +213,26 @@ function triageGateSettings(src: SettingSource, series: string | undefined): Tri
       (w) =>
         `needs ${w.name('cycle-name')}: its template names the series whose cycles are looked at, e.g. "Nightly {date}".`,
     );
+  // The baseline is read only for max-new-failures and notify: elsewhere its settings do nothing.
+  const baselineKeys = [
+    ...(baselineCycle ? ['baseline-cycle'] : []),
+    ...(['baseline', 'baseline-series'] as const).filter((k) => raw(src, k) !== spec(k).default),
+  ];
+  const ineffective = maxNewFailures === undefined && !notifying ? baselineKeys : [];
   return {
+    ...(ineffective.length ? { ineffective } : {}),
     ...(ruling ? { autoQuarantine } : {}),
     quarantineField: quarantineFieldSetting(src),
+    quarantineExpiryDays: numericWithDefault(src, 'quarantine-expiry-days'),
     // The action passes every input's default, so "given" is "names another field than the default".
     ...(quarantineFieldSetting(src) !== spec('quarantine-field').default
       ? { quarantineFieldGiven: true }
       : {}),
     ...(maxNewFailures === undefined ? {} : { maxNewFailures }),
     ...(baselineCycle ? { baselineCycle } : {}),
+    baseline,
+    baselineSeries,
+    ...(ci ? { ci } : {}),
     ...(notifying ? { notify } : {}),
   };
 }
@@ -298,7 +336,7 @@ export function publishSettings(src: SettingSource, env: Env, secrets?: Redactor
     flaky: choice(src, 'flaky'),
     errorAs: choice(src, 'error-as'),
     dryRun: flag(src, 'dry-run'),
-    gate: gateSettings(src),
+    gate: gateSettings(src, env),
     format: choice(src, 'format'),
     sync: flag(src, 'sync'),
     ...caseWriteSettings(src),
@@ -337,6 +375,8 @@ export interface QuarantineSettings {
   caseKey?: string;
   reason?: string;
   until?: string;
+  /** A quarantine without until ends this many days after it was set (0: never). */
+  expiryDays: number;
 }
 
 export function quarantineSettings(
@@ -345,12 +385,14 @@ export function quarantineSettings(
   now: Date,
 ): QuarantineSettings {
   const field = quarantineFieldSetting(src);
-  if (action === 'list') return { action, field };
+  const expiryDays = numericWithDefault(src, 'quarantine-expiry-days');
+  if (action === 'list') return { action, field, expiryDays };
   const caseKey = required(src, 'case-key', 'the key of the test case, e.g. DEMO-T12.');
-  if (action === 'remove') return { action, field, caseKey };
+  if (action === 'remove') return { action, field, caseKey, expiryDays };
   return {
     action,
     field,
+    expiryDays,
     caseKey,
     reason: required(src, 'reason', 'why the test is quarantined, e.g. "flaky: races the cache".'),
     until: untilSetting(raw(src, 'until'), now),

@@ -28,8 +28,11 @@ export const MAX_SUMMARY_BYTES = 1024 * 1024 - 1024;
  */
 export const MAX_CELL_CHARS = 500;
 
-/** One piece of data, cut and escaped. */
-const cell = (text: string) => markdownCell(clip(text, MAX_CELL_CHARS));
+/**
+ * One piece of data, cut and escaped: the one neutraliser of every text people read (summaries,
+ * comments, check runs, the service's notifications of src/publish/notify.ts).
+ */
+export const cell = (text: string) => markdownCell(clip(text, MAX_CELL_CHARS));
 
 /** The failed and errored tests of the reports, each with its report file. */
 export function failedTests(reports: ParsedReport[]): { t: TestResult; file: string }[] {

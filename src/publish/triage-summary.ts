@@ -3,7 +3,7 @@
  * new failures first, then still failing, fixed, and the quarantined tests marked with their
  * reason and until. Every piece of data passes the summary's `cell` (escaped, one line, cut).
  */
-import type { TriagedTest } from './quarantine.js';
+import type { QuarantineView, TriagedTest } from './quarantine.js';
 import type { Notified } from './notify.js';
 import type { Triage } from './triage.js';
 
@@ -16,7 +16,10 @@ export function triageSections(
     ? [
         `### Told through the service (${notified.type})\n\n| Who | New failures | Notification |\n|---|---:|---|\n` +
           notified.recipients
-            .map((r) => `| ${cell(r.who)} | ${r.tests.length} | ${cell(r.outcome)} |`)
+            .map(
+              (r) =>
+                `| ${cell(r.who)} | ${r.tests.length} | ${cell(r.reason ? `${r.outcome}: ${r.reason}` : r.outcome)} |`,
+            )
             .join('\n') +
           '\n',
       ]
@@ -43,14 +46,22 @@ export function triageSections(
     const failed = triage.quarantined.filter(
       (t) => t.result === 'FAILED' || t.result === 'BLOCKED',
     );
+    const days = triage.quarantineExpiryDays;
+    const expiry = days
+      ? ` A quarantine without until ends ${days} day${days === 1 ? '' : 's'} after it was set (default expiry, quarantine-expiry-days).`
+      : '';
+    const age = (q: QuarantineView | undefined) =>
+      q?.ageDays === undefined ? 'unknown' : `${q.ageDays} day${q.ageDays === 1 ? '' : 's'}`;
+    const until = (q: QuarantineView | undefined) =>
+      q?.ends ? `${q.ends.slice(0, 10)}${q.endsByDefault ? ' (default expiry)' : ''}` : 'never';
     sections.push(
       `### 🧊 Quarantined (${triage.quarantined.length}): not counted\n\n` +
-        `${failed.length} quarantined test${failed.length === 1 ? '' : 's'} failed; not counted.\n\n` +
-        '| Test | Result | Reason | Until | By |\n|---|---|---|---|---|\n' +
+        `${failed.length} quarantined test${failed.length === 1 ? '' : 's'} failed; not counted.${expiry}\n\n` +
+        '| Test | Result | Reason | Age | Until | By |\n|---|---|---|---|---|---|\n' +
         triage.quarantined
           .map(
             (t) =>
-              `| 🧊 ${test(t)} | ${cell(t.result)} | ${cell(t.quarantine?.reason ?? '')} | ${cell(t.quarantine?.until ?? '')} | ${cell(t.quarantine?.by ?? '')} |`,
+              `| 🧊 ${test(t)} | ${cell(t.result)} | ${cell(t.quarantine?.reason ?? '')} | ${cell(age(t.quarantine))} | ${cell(until(t.quarantine))} | ${cell(t.quarantine?.by ?? '')} |`,
           )
           .join('\n') +
         '\n',

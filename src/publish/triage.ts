@@ -8,8 +8,17 @@
 import type { Resource, ServiceClient } from '../api/client.js';
 import { f, type Filter } from '../api/filter.js';
 import { oneLine } from '../shared/redact.js';
+import { ConfigError, type Words } from '../shared/errors.js';
 import type { ExecutionResult } from '../schema/resources.js';
-import { baselineCost, findBaseline, isFailing, readBaseline } from './baseline.js';
+import {
+  baselineCost,
+  type BaselineMode,
+  baselineSource,
+  findBaseline,
+  isFailing,
+  readBaseline,
+} from './baseline.js';
+import type { CiIdentity } from './context.js';
 import type { CycleCounts } from './gate.js';
 import type { Notified, NotifyOptions } from './notify.js';
 import type { AutoQuarantineOptions } from './auto-quarantine.js';
@@ -17,30 +26,49 @@ import { chunkIn } from '../api/filter.js';
 import { DEFAULT_QUARANTINE_FIELD } from '../shared/defaults.js';
 import { MAX_FILTER_CHARS } from './match.js';
 import {
-  isActive,
-  quarantineOf,
+  quarantineTerms,
+  quarantineViewOf,
   readCasesInCycle,
   readGateExecutions,
   type TriagedTest,
 } from './quarantine.js';
+import { DEFAULT_QUARANTINE_EXPIRY_DAYS } from '../shared/defaults.js';
 import type { CycleRef } from './series.js';
 
 /** The gate's triage settings (part of GateOptions). */
 export interface TriageGateOptions {
   /** The test-case custom field holding quarantines; default `quarantine`. */
   quarantineField?: string;
+  /** A quarantine without until ends this many days after it was set (default 30; 0: never). */
+  quarantineExpiryDays?: number;
   /** The field is not the default one: a Space that refuses it is said in a note. */
   quarantineFieldGiven?: boolean;
   /** Fail when more tests fail now that passed (or had no execution) in the baseline. */
   maxNewFailures?: number;
-  /** The baseline cycle by key or name; absent: the previous cycle of `series`. */
+  /** The baseline cycle by key or name, or a pattern's latest complete cycle; wins over `baseline`. */
   baselineCycle?: string;
+  /** `auto` (default): a PR's run against `baselineSeries`, any other against its previous cycle. */
+  baseline?: BaselineMode;
+  /** The base branch's series a PR's run is compared with (default `Nightly {date}`). */
+  baselineSeries?: string;
+  /** Where this run is (branch, PR, its target branch, commit): src/publish/context.ts. */
+  ci?: CiIdentity;
   /** The automatic quarantine rule, applied before the gate (src/publish/auto-quarantine.ts). */
   autoQuarantine?: AutoQuarantineOptions;
   /** Tell owners or named users of the new failures (src/publish/notify.ts). */
   notify?: NotifyOptions;
   /** The clock that decides whether a quarantine's `until` is past (tests inject one). */
   now?: () => Date;
+  /** Settings given that have no effect here (a baseline without max-new-failures or notify). */
+  ineffective?: string[];
+}
+
+/** The run's warnings for settings given that do nothing in this combination (`ineffective`). */
+export function ineffectiveSettings(gate: TriageGateOptions | undefined): Words[] {
+  return (gate?.ineffective ?? []).map(
+    (key) => (w) =>
+      `${w.name(key)} has no effect: a baseline is read only for ${w.name('max-new-failures')} and ${w.name('notify')}; give one of them, or leave ${w.name(key)} out.`,
+  );
 }
 
 /** A cycle's triage, as results, summaries and outputs show it. */
@@ -55,6 +83,8 @@ export interface Triage {
   stillFailing: TriagedTest[];
   /** FAILED or BLOCKED in the baseline, PASSED now. */
   fixed: TriagedTest[];
+  /** Days a quarantine without until counts (quarantine-expiry-days; 0: until only). */
+  quarantineExpiryDays?: number;
 }
 
 /** How many tests a reason or a message names before "and N more". */
@@ -77,21 +107,34 @@ export async function readTriage(
   const now = gate.now?.() ?? new Date();
   const gateFilter = gateFilterOf(gate);
   const wantFailures = gate.maxNewFailures !== undefined || !!gate.notify;
+  const field = gate.quarantineField ?? DEFAULT_QUARANTINE_FIELD;
   const read = await readGateExecutions(client, cycle.id, {
-    field: gate.quarantineField ?? DEFAULT_QUARANTINE_FIELD,
+    field,
     failing: wantFailures,
     gateFilter,
     now,
+    expiryDays: gate.quarantineExpiryDays ?? DEFAULT_QUARANTINE_EXPIRY_DAYS,
   });
   const triage: Triage = {
     quarantined: read.quarantined,
     newFailures: [],
     stillFailing: [],
     fixed: [],
+    quarantineExpiryDays: gate.quarantineExpiryDays ?? DEFAULT_QUARANTINE_EXPIRY_DAYS,
   };
   const reasons: string[] = [];
   const notes: string[] = [];
   if (read.unavailable && gate.quarantineFieldGiven) notes.push(read.unavailable);
+  // A quarantine whose end cannot be read is no quarantine "forever": the gate says which, and fails.
+  if (read.invalid.length)
+    reasons.push(
+      `${plural(read.invalid.length, 'quarantine')} not applied: the until of the test-case custom field "${oneLine(field)}" is no date (give YYYY-MM-DD or an ISO date-time, or remove the quarantine: testcycle quarantine remove --case KEY): ${read.invalid
+        .slice(0, MAX_NAMED)
+        .map((t) => `${t.key} "${oneLine(t.name)}" until "${oneLine(t.quarantine?.until ?? '')}"`)
+        .join(
+          ', ',
+        )}${read.invalid.length > MAX_NAMED ? ` and ${read.invalid.length - MAX_NAMED} more` : ''}; counted meanwhile`,
+    );
   if (read.quarantined.length) {
     const failed = read.quarantined.filter((t) => isFailing(t.result)).length;
     const all = read.quarantined.length;
@@ -103,13 +146,23 @@ export async function readTriage(
   }
   if (!wantFailures) return { triage, reasons, notes };
   const max = gate.maxNewFailures;
-  const baseline = await findBaseline(client, cycle, gate);
+  let baseline: Awaited<ReturnType<typeof findBaseline>>;
+  try {
+    baseline = await findBaseline(client, cycle, gate);
+  } catch (error) {
+    // Only notify reads the baseline: a baseline-cycle that names no cycle tells no one, and the
+    // gate, which checks no new failures, stands.
+    if (max !== undefined || !(error instanceof ConfigError)) throw error;
+    baseline = { first: false, why: error.message };
+  }
   if ('why' in baseline) {
-    if (baseline.first || max === undefined)
-      notes.push(`no previous cycle: new failures not checked (${baseline.why})`);
+    const what = baselineSource(gate) === 'previous' ? 'no previous cycle' : 'no baseline cycle';
+    // Nothing failing now is nothing new, whatever the baseline would have said.
+    if (baseline.first || max === undefined || read.failing.length === 0)
+      notes.push(`${what}: new failures not checked (${baseline.why})`);
     else
       reasons.push(
-        `no baseline cycle found, so new failures (at most ${max} allowed) were not checked: ${baseline.why}`,
+        `${what} found, so new failures (at most ${max} allowed) were not checked: ${baseline.why}`,
       );
     return { triage, reasons, notes };
   }
@@ -194,7 +247,7 @@ export function triageCost(
 export function triageLines(triage: Triage | undefined, notified?: Notified): string[] {
   const told = notified?.recipients.length
     ? [
-        `notified: ${notified.recipients.map((r) => `${r.who} (${r.outcome})`).join(', ')}`,
+        `notified: ${notified.recipients.map((r) => `${oneLine(r.who)} (${r.outcome}${r.reason ? `: ${r.reason}` : ''})`).join(', ')}`,
         ...(notified.problem ? [`notifications: ${notified.problem}`] : []),
         ...(notified.unknownUsers.length
           ? [`notify-users: no user has ${notified.unknownUsers.join(', ')}`]
@@ -204,6 +257,16 @@ export function triageLines(triage: Triage | undefined, notified?: Notified): st
   if (!triage) return told;
   const line = (label: string, tests: TriagedTest[]) =>
     tests.length ? [`${label} (${tests.length}): ${nameTests(tests)}`] : [];
+  const quarantined = triage.quarantined.length
+    ? [
+        `quarantined, not counted (${triage.quarantined.length}): ${nameTests(triage.quarantined)}`,
+        ...triage.quarantined
+          .slice(0, MAX_NAMED)
+          .map(
+            (t) => `  ${t.key}: ${t.quarantine ? quarantineTerms(t.quarantine).join(', ') : ''}`,
+          ),
+      ]
+    : [];
   return [
     ...line(
       `new failures${triage.baseline ? ` against ${triage.baseline.key}` : ''}`,
@@ -211,7 +274,7 @@ export function triageLines(triage: Triage | undefined, notified?: Notified): st
     ),
     ...line('still failing', triage.stillFailing),
     ...line('fixed', triage.fixed),
-    ...line('quarantined, not counted', triage.quarantined),
+    ...quarantined,
     ...told,
   ];
 }
@@ -230,6 +293,7 @@ export async function plannedTriage(
 ): Promise<Triage> {
   const now = gate.now?.() ?? new Date();
   const field = gate.quarantineField ?? DEFAULT_QUARANTINE_FIELD;
+  const expiryDays = gate.quarantineExpiryDays ?? DEFAULT_QUARANTINE_EXPIRY_DAYS;
   const triage: Triage = { quarantined: [], newFailures: [], stillFailing: [], fixed: [] };
   const failing = [...planned].filter(([, r]) => isFailing(r)).map(([id]) => id);
   const baseline = await findBaseline(client, cycle, gate);
@@ -242,9 +306,9 @@ export async function plannedTriage(
   }))
     for await (const c of client.iterate<'test_cases'>('/test_cases', {
       filter: chunk,
-      fields: { test_cases: ['testCaseKey', 'name', 'ownerId', 'customFields'] },
+      fields: { test_cases: ['testCaseKey', 'name', 'ownerId', 'customFields', 'updatedAt'] },
     })) {
-      const quarantine = quarantineOf(c, field);
+      const quarantine = quarantineViewOf(c, field, { now, expiryDays });
       const ownerId = c.attributes.ownerId;
       const test: TriagedTest = {
         caseId: c.id,
@@ -253,7 +317,7 @@ export async function plannedTriage(
         ...(typeof ownerId === 'string' ? { ownerId } : {}),
         result: planned.get(c.id)!,
       };
-      if (quarantine && isActive(quarantine, now)) triage.quarantined.push({ ...test, quarantine });
+      if (quarantine?.active) triage.quarantined.push({ ...test, quarantine });
       else (isFailing(before.get(c.id)) ? triage.stillFailing : triage.newFailures).push(test);
     }
   return triage;

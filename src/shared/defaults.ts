@@ -42,6 +42,18 @@ export const DEFAULT_RETIRE_MAX_PERCENT = 50;
 /** The custom field of test cases that holds a quarantine. */
 export const DEFAULT_QUARANTINE_FIELD = 'quarantine';
 
+/**
+ * The series a pull request's new failures are compared with unless told (`baseline-series`): the
+ * nightly, as the README's nightly recipe names it. Never a PR's cycle.
+ */
+export const DEFAULT_BASELINE_SERIES = 'Nightly {date}';
+
+/**
+ * Days a quarantine without `until` counts, from when it was set (`quarantine-expiry-days`): a
+ * month, so a forgotten quarantine comes back to the gate instead of hiding a test for good.
+ */
+export const DEFAULT_QUARANTINE_EXPIRY_DAYS = 30;
+
 /** Larger report files are refused unless told otherwise (a 100,000-test JUnit file is ~17 MB). */
 export const DEFAULT_MAX_REPORT_BYTES = 100 * 1024 * 1024;
 
