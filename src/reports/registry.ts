@@ -15,6 +15,7 @@ import { jestJson } from './formats/jest.js';
 import { junit } from './formats/junit.js';
 import { mocha } from './formats/mocha.js';
 import { nunit2, nunit3 } from './formats/nunit.js';
+import { openTestReporting } from './formats/open-test-reporting.js';
 import { playwright } from './formats/playwright.js';
 import { rspec } from './formats/rspec.js';
 import { testng } from './formats/testng.js';
@@ -29,6 +30,7 @@ const PARSERS: Record<ReportFormatId, ReportFormat> = {
   xunit,
   trx,
   testng,
+  'open-test-reporting': openTestReporting,
   'cucumber-messages': cucumberMessages,
   ctrf,
   'jest-json': jestJson,

@@ -53,6 +53,7 @@ export const REPORT_FORMAT_IDS = [
   'xunit',
   'trx',
   'testng',
+  'open-test-reporting',
   'cucumber-messages',
   'ctrf',
   'jest-json',
