@@ -18,6 +18,7 @@ import { nunit2, nunit3 } from './formats/nunit.js';
 import { openTestReporting } from './formats/open-test-reporting.js';
 import { playwright } from './formats/playwright.js';
 import { rspec } from './formats/rspec.js';
+import { tap } from './formats/tap.js';
 import { testng } from './formats/testng.js';
 import { trx } from './formats/trx.js';
 import { xunit } from './formats/xunit.js';
@@ -42,6 +43,7 @@ const PARSERS: Record<ReportFormatId, ReportFormat> = {
   dart,
   gotest,
   googletest,
+  tap,
 };
 
 /** In detection order: the first match wins. */
