@@ -17,6 +17,7 @@ import { mocha } from './formats/mocha.js';
 import { nunit2, nunit3 } from './formats/nunit.js';
 import { openTestReporting } from './formats/open-test-reporting.js';
 import { playwright } from './formats/playwright.js';
+import { robot } from './formats/robot.js';
 import { rspec } from './formats/rspec.js';
 import { tap } from './formats/tap.js';
 import { testng } from './formats/testng.js';
@@ -32,6 +33,7 @@ const PARSERS: Record<ReportFormatId, ReportFormat> = {
   trx,
   testng,
   'open-test-reporting': openTestReporting,
+  robot,
   'cucumber-messages': cucumberMessages,
   ctrf,
   'jest-json': jestJson,

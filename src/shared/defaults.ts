@@ -54,6 +54,7 @@ export const REPORT_FORMAT_IDS = [
   'trx',
   'testng',
   'open-test-reporting',
+  'robot',
   'cucumber-messages',
   'ctrf',
   'jest-json',
