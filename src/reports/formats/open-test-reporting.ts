@@ -194,13 +194,11 @@ function toTests(
     const details = text(throwable)?.trim();
     const message = reason || firstLine(details);
     if (!isTest) {
-      // A container that failed (a @BeforeAll, a class that cannot be instantiated): the tests
-      // it stopped were never started, so they are not in the report.
-      if (status === 'FAILED' || status === 'ERRORED')
-        runErrors.push({
-          suite: pathOf(node).join(' › '),
-          message: message ?? `${attr(node.element, 'name') ?? 'a container'} ${status}`,
-        });
+      // A container that failed of its own (a @BeforeAll, a class that cannot be instantiated:
+      // its throwable or reason says why): the tests it stopped were never started, so they are
+      // not in the report. A container failed without a word only sums up its tests.
+      if ((status === 'FAILED' || status === 'ERRORED') && message)
+        runErrors.push({ suite: pathOf(node).join(' › '), message });
       continue;
     }
     let outcome: Outcome = status ? (STATUS[status] ?? 'error') : 'error';

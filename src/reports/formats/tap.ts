@@ -30,7 +30,7 @@ export const tap: ReportFormat = {
     const first = s.head.trimStart();
     return (
       /^TAP version 1[234]\s*(\n|$)/.test(first) ||
-      /^1\.\.\d+\s*(#[^\n]*)?\n\s*(not )?ok\b/.test(first) ||
+      /^1\.\.\d+\s*(#[^\n]*)?(\n|$)/.test(first) ||
       /^(not )?ok \d+\b/.test(first)
     );
   },
@@ -58,6 +58,8 @@ type Yaml = Record<string, string | Record<string, string>>;
 
 /** One level of the stream: the top, or a subtest's indented lines. */
 interface Level {
+  /** Four spaces of indentation a level. */
+  depth: number;
   points: Point[];
   plan?: number;
   /** The name a `# Subtest: name` comment gave the subtest these lines belong to. */
@@ -77,31 +79,41 @@ interface Stream {
  */
 function readStream(text: string): Stream {
   const lines = text.split('\n');
-  const levels: Level[] = [{ points: [] }];
+  // The open levels, outermost first; a level exists only where lines are (no empty levels
+  // between, so a stream that jumps 256 levels deep builds one, not 256).
+  const stack: Level[] = [{ depth: 0, points: [] }];
   const errors: RunError[] = [];
   // `# Subtest: name` by the indentation it was written at: node and node-tap write it at the
   // parent's, TAP 14's own example at the subtest's.
   const subtestNames: (string | undefined)[] = [];
+  /** Opens the level at `depth`, and the named ones between (their names tell orphans' suites). */
   const open = (depth: number) => {
-    for (let k = levels.length; k <= depth; k++)
-      levels.push({ points: [], name: subtestNames[k - 1] ?? subtestNames[k] });
+    const top = stack.at(-1)!.depth;
+    for (let k = top + 1; k < depth; k++)
+      if (subtestNames[k - 1] !== undefined)
+        stack.push({ depth: k, points: [], name: subtestNames[k - 1] });
+    if (top < depth)
+      stack.push({ depth, points: [], name: subtestNames[depth - 1] ?? subtestNames[depth] });
   };
   /**
-   * Pops the levels below `depth`: the one just below is returned (the subtests of the point at
-   * `depth` that closes it) unless `orphans`; the others are kept as containers in their parents.
+   * Closes the levels deeper than `depth`. The shallowest of them holds the subtests of the
+   * point at `depth` that closes it, and is returned; unless `orphans` (no point closes it:
+   * a plan line, the end of the stream), then it stays in its parent like the deeper ones do: a
+   * named level (`# Subtest: name`) as a container of that name, a nameless one as its points.
    */
   const closeBelow = (depth: number, orphans = false): Point[] => {
-    let children: Point[] = [];
-    while (levels.length > depth + 1) {
-      const level = levels.pop()!;
+    let carried: Point[] = [];
+    while (stack.at(-1)!.depth > depth) {
+      const level = stack.pop()!;
       checkPlan(level, errors);
-      if (levels.length === depth + 1 && !orphans) children = level.points;
-      else if (level.points.length)
-        levels
-          .at(-1)!
-          .points.push({ ok: true, description: level.name ?? '', children: level.points });
+      const points = level.points;
+      for (const p of carried) points.push(p);
+      if (!orphans && stack.at(-1)!.depth <= depth) return points;
+      carried = level.name ? [{ ok: true, description: level.name, children: points }] : points;
     }
-    return children;
+    const parent = stack.at(-1)!.points;
+    for (const p of carried) parent.push(p);
+    return [];
   };
   let bailed = false;
   for (let i = 0; i < lines.length; i++) {
@@ -120,9 +132,11 @@ function readStream(text: string): Stream {
     if (line.startsWith('ok') || line.startsWith('not ok')) {
       const point = pointOf(line);
       if (!point) continue;
-      open(depth);
       point.children = closeBelow(depth);
-      levels[depth]!.points.push(point);
+      open(depth);
+      stack.at(-1)!.points.push(point);
+      // The point ends the subtest its `# Subtest` comment opened, and any inside it.
+      if (subtestNames.length > depth) subtestNames.length = depth;
       // Its YAML block: `---` two spaces in, to `...` (or to the first line less indented).
       const next = lines[i + 1];
       if (next !== undefined && indentOf(next) === indent + 2 && next.trim() === '---') {
@@ -145,16 +159,16 @@ function readStream(text: string): Stream {
     } else if (line.startsWith('1..')) {
       const plan = Number(/^1\.\.(\d+)/.exec(line)?.[1]);
       if (Number.isInteger(plan)) {
-        open(depth);
         closeBelow(depth, true);
-        levels[depth]!.plan = plan;
+        open(depth);
+        stack.at(-1)!.plan = plan;
       }
     } else if (line.startsWith('# Subtest')) {
       subtestNames[depth] = line.replace(/^# Subtest:? ?/, '');
     }
   }
   closeBelow(0, true);
-  const top = levels[0]!;
+  const top = stack[0]!;
   if (!bailed) {
     if (top.plan === undefined && top.points.length)
       errors.push({
@@ -194,16 +208,19 @@ function pointOf(line: string): Point | undefined {
   while (line.charCodeAt(at) === 0x20) at++;
   if (line.charCodeAt(at) === 0x2d /* - */ && line.charCodeAt(at + 1) === 0x20) at += 2;
   else if (line.charCodeAt(at) === 0x2d && at === line.length - 1) at++;
-  let description = '';
-  let directive: string | undefined;
+  // The description ends at the first `#` that no backslash escapes (TAP 14 "Escaping").
+  let hash = -1;
   for (let i = at; i < line.length; i++) {
-    const c = line[i]!;
-    if (c === '\\' && i + 1 < line.length) description += line[++i];
-    else if (c === '#') {
-      directive = line.slice(i + 1).trim();
+    const c = line.charCodeAt(i);
+    if (c === 0x5c /* \ */) i++;
+    else if (c === 0x23 /* # */) {
+      hash = i;
       break;
-    } else description += c;
+    }
   }
+  const written = line.slice(at, hash < 0 ? undefined : hash);
+  const description = written.includes('\\') ? written.replace(/\\(.)/g, '$1') : written;
+  const directive = hash < 0 ? undefined : line.slice(hash + 1).trim();
   const point: Point = { ok, number, description: description.trim(), children: [] };
   if (directive !== undefined) {
     const word = directive.slice(0, 4).toLowerCase();
@@ -222,7 +239,7 @@ function pointOf(line: string): Point | undefined {
  * `>`) scalars, and one level of keys below (node-tap's `at: {fileName, lineNumber}`). Anything
  * else is kept as its text. Lines are relative to the block's indent.
  */
-function yamlOf(lines: string[]): Yaml {
+function yamlOf(lines: string[], nested = false): Yaml {
   const out: Yaml = {};
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
@@ -238,10 +255,11 @@ function yamlOf(lines: string[]): Yaml {
     i = end - 1;
     if (rest.startsWith('|') || rest.startsWith('>')) out[key] = blockScalar(rest, body);
     else if (rest) out[key] = scalar(rest);
-    else if (body.length) {
-      const nested = yamlOf(dedent(body));
+    // One level below, no deeper: each line is then read at most twice.
+    else if (body.length && !nested) {
+      const below = yamlOf(dedent(body), true);
       out[key] = Object.fromEntries(
-        Object.entries(nested).filter((e): e is [string, string] => typeof e[1] === 'string'),
+        Object.entries(below).filter((e): e is [string, string] => typeof e[1] === 'string'),
       );
     }
   }
@@ -278,17 +296,33 @@ function scalar(value: string): string {
 function toTests(stream: Stream): ParsedTests {
   const tests: TestResult[] = [];
   const node = usesNodeTypes(stream.top);
-  const walk = (point: Point, suite: string[], file: string | undefined, depth: number) => {
+  // The suite path as a chain of names, made an array once per subtest that holds a test: a
+  // copy per level would cost depth² on a stream nested MAX_DEPTH deep.
+  interface Path {
+    name: string;
+    parent?: Path;
+    array?: string[];
+  }
+  const arrayOf = (path: Path | undefined): string[] => {
+    if (!path) return [];
+    if (!path.array) {
+      const names: string[] = [];
+      for (let at: Path | undefined = path; at; at = at.parent) names.push(at.name);
+      path.array = names.reverse();
+    }
+    return path.array;
+  };
+  const walk = (point: Point, path: Path | undefined, file: string | undefined, depth: number) => {
     const name = point.description || (point.number === undefined ? '' : String(point.number));
     const kind = node ? point.yaml?.type : undefined;
     const isTest = kind === 'test' || (kind !== 'suite' && point.children.length === 0);
-    if (isTest) tests.push(resultOf(point, name, suite, file));
+    if (isTest) tests.push(resultOf(point, name, arrayOf(path), file));
     if (node && kind === 'suite' && point.yaml?.failureType === 'hookFailed')
       stream.errors.push({
-        suite: [...suite, name].join(' › '),
+        suite: [...arrayOf(path), name].join(' › '),
         message: firstLine(str(point.yaml.error)) ?? 'a hook failed',
       });
-    const below = [...suite, name];
+    const below: Path = { name, parent: path };
     if (depth < MAX_DEPTH) for (const child of point.children) walk(child, below, file, depth + 1);
   };
   for (const point of stream.top) {
@@ -297,8 +331,8 @@ function toTests(stream: Stream): ParsedTests {
       !node && point.children.length && TEST_FILE.test(point.description)
         ? point.description
         : undefined;
-    if (file) for (const child of point.children) walk(child, [], file, 1);
-    else walk(point, [], undefined, 0);
+    if (file) for (const child of point.children) walk(child, undefined, file, 1);
+    else walk(point, undefined, undefined, 0);
   }
   const parsed: ParsedTests = Object.assign(
     tests,
