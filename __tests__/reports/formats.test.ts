@@ -845,3 +845,175 @@ describe('TAP edge cases', () => {
     );
   });
 });
+
+describe('Robot Framework output.xml (samples/robot: real RF 7.4.2 and 6.1.1 runs of one project)', () => {
+  const rf7 = sample('samples/robot/reports/rf7/output.xml');
+  const rf6 = sample('samples/robot/reports/rf6/output.xml');
+  const merged = sample('samples/robot/reports/rf7/merged.xml');
+  const seen = (t: TestResult) => [
+    t.suite,
+    t.classname,
+    t.name,
+    t.line,
+    t.outcome,
+    t.message,
+    t.steps,
+  ];
+
+  test('RF 6 and RF 7 files of one project read alike: suites, names, lines, outcomes, messages, steps; each with its durations', () => {
+    expect(rf7.format).toBe('robot');
+    // Only Robot's own words for a skip on failure changed between the two.
+    const skipped = 'Fails But Is Skipped On Failure';
+    const alike = (report: typeof rf7) => report.tests.filter((t) => t.name !== skipped).map(seen);
+    expect(alike(rf6)).toEqual(alike(rf7));
+    for (const report of [rf6, rf7])
+      expect(report.tests.every((t) => Number.isInteger(t.durationMs) && t.durationMs! >= 0)).toBe(
+        true,
+      );
+    // RF 7 writes elapsed seconds; RF 6 start and end times: "Sums From A Template" takes some time in both.
+    expect(byName(rf7.tests, 'Sums From A Template').durationMs).toBeGreaterThan(0);
+  });
+
+  test("a test is named as Robot names it: its suite path and name joined by dots, its suite's file and its line", () => {
+    const adds = rf7.tests.filter((t) => t.name === 'Adds');
+    expect(
+      adds.map((t) => [runnerNameOf(t), t.file!.replace(/^.*\/samples\//, ''), t.line]),
+    ).toEqual([
+      ['Tests.Calculator.Adds', 'robot/tests/calculator.robot', 6],
+      ['Tests.Nested.Other.Adds', 'robot/tests/nested/other.robot', 5],
+    ]);
+    expect(adds[0]!.properties).toEqual({ tags: 'calc,fast,SHOP-T1' });
+    expect(byName(rf7.tests, 'Subtracts Wrongly').labels).toEqual({
+      documentation: 'An assertion failure: the keywords after it are NOT RUN.',
+    });
+  });
+
+  test('keyword calls are steps as the test writes them: assignments, [Setup] and [Teardown], FOR and IF headers, template rows', () => {
+    const steps = (name: string) => byName(rf7.tests, name).steps!.map((s) => s.action);
+    expect(steps('Adds')).toEqual([
+      '${result}=    Evaluate    1 + 2',
+      'Should Be Equal As Integers    ${result}    3',
+    ]);
+    expect(steps('Setup And Teardown')).toEqual([
+      '[Setup]    Log    setting up',
+      'Should Be True    True',
+      '[Teardown]    Fail    teardown broke',
+    ]);
+    expect(steps('Uses A Loop')).toEqual(['FOR    ${n}    IN    1    2    3']);
+    expect(steps('Sums From A Template')).toEqual([
+      'Sum Should Be    1    1    2',
+      'Sum Should Be    2    3    5',
+      'Sum Should Be    2    2    5',
+    ]);
+    expect(steps('Is Flaky')).toEqual([
+      '${marker}=    Set Variable    ${OUTPUT DIR}${/}flaky.marker',
+      '${exists}=    Evaluate    os.path.exists($marker)    modules=os',
+      'IF    not ${exists}',
+      'Should Be True    ${exists}    fails on the first run',
+    ]);
+    expect(byName(rf7.tests, 'Never Gets To Run Its Body').steps).toBeUndefined();
+  });
+
+  test("setup and teardown failures: a failed suite teardown fails its suite's tests, as Robot's statistics count them", () => {
+    const file = readFileSync('samples/robot/reports/rf7/output.xml', 'utf8');
+    const passed = file.indexOf('name="Passes Before The Teardown"');
+    expect(file.slice(passed, file.indexOf('</test>', passed))).toMatch(
+      /<status status="PASS"[^>]*\/>\s*$/,
+    );
+    for (const report of [rf6, rf7]) {
+      expect(byName(report.tests, 'Passes Before The Teardown')).toMatchObject({
+        outcome: 'failed',
+        message: 'Parent suite teardown failed: cleanup failed',
+      });
+      expect(byName(report.tests, 'Never Gets To Run Its Body')).toMatchObject({
+        outcome: 'failed',
+        message: 'Parent suite setup failed: database connection refused',
+      });
+      expect(byName(report.tests, 'Setup And Teardown').message).toBe(
+        'Teardown failed: teardown broke',
+      );
+    }
+    expect(byName(rf7.tests, 'Fails But Is Skipped On Failure')).toMatchObject({
+      outcome: 'skipped',
+      message: "Failed test skipped using 'robot:skip-on-failure' tag.",
+    });
+    expect(byName(rf6.tests, 'Fails But Is Skipped On Failure')).toMatchObject({
+      outcome: 'skipped',
+      message: 'Test failed but skip-on-failure mode was active and it was marked skipped.',
+    });
+  });
+
+  test("rebot --merge: a re-executed test's earlier runs are its attempts, its message the latest run's own", () => {
+    expect(byName(merged.tests, 'Is Flaky')).toMatchObject({
+      outcome: 'passed',
+      attempts: [{ outcome: 'failed', message: 'fails on the first run' }, { outcome: 'passed' }],
+    });
+    expect(byName(merged.tests, 'Is Flaky').message).toBeUndefined();
+    expect(byName(merged.tests, 'Subtracts Wrongly')).toMatchObject({
+      outcome: 'failed',
+      message: 'five minus three: 2 != 3',
+      attempts: [{ outcome: 'failed' }, { outcome: 'failed' }],
+    });
+    expect(byName(merged.tests, 'Adds').attempts).toBeUndefined();
+  });
+});
+
+describe('Robot Framework edge cases', () => {
+  const robotXml = (suite: string) =>
+    `<?xml version="1.0" encoding="UTF-8"?>\n<robot generator="Rebot 7.1 (Python 3.12 on linux)" schemaversion="5">${suite}</robot>`;
+  const status = (value: string, start: string, message = '') =>
+    `<status status="${value}" start="2025-01-01T00:00:0${start}" elapsed="0.5">${message}</status>`;
+
+  test('NOT RUN is skipped; a skipped suite teardown skips its tests; HTML messages lose their markup; an added test loses its merge note', () => {
+    const report = parseReport(
+      'output.xml',
+      robotXml(`<suite id="s1" name="Shop" source="/repo/shop.robot">
+        <test id="s1-t1" name="Not Run">${status('NOT RUN', '1')}</test>
+        <test id="s1-t2" name="Html">${status('FAIL', '1', '*HTML* Expected &lt;b&gt;3&lt;/b&gt;&lt;br&gt;got &amp;amp; 2')}</test>
+        <test id="s1-t3" name="Added">${status('PASS', '1', '*HTML* Test added from merged output.&lt;hr&gt;fine')}</test>
+        <kw name="Skip" type="TEARDOWN">${status('SKIP', '2', 'no cleanup here')}</kw>
+      </suite>`),
+    );
+    expect(report.tests.map((t) => [t.name, t.outcome, t.message])).toEqual([
+      ['Not Run', 'skipped', 'Skipped in parent suite teardown: no cleanup here'],
+      ['Html', 'skipped', 'Skipped in parent suite teardown: no cleanup here'],
+      ['Added', 'skipped', 'Skipped in parent suite teardown: no cleanup here'],
+    ]);
+    const noTeardown = parseReport(
+      'output.xml',
+      robotXml(`<suite id="s1" name="Shop">
+        <test id="s1-t2" name="Html">${status('FAIL', '1', '*HTML* Expected &lt;b&gt;3&lt;/b&gt;&lt;br&gt;got &amp;amp; 2')}</test>
+        <test id="s1-t3" name="Added">${status('PASS', '1', '*HTML* Test added from merged output.&lt;hr&gt;fine')}</test>
+      </suite>`),
+    );
+    expect(noTeardown.tests.map((t) => [t.name, t.outcome, t.message, t.details])).toEqual([
+      ['Html', 'failed', 'Expected 3', 'Expected 3\ngot & 2'],
+      ['Added', 'passed', 'fine', 'fine'],
+    ]);
+  });
+
+  test('steps of several kinds are put back in the order they ran (the parsed tree groups them by kind), by their start times', () => {
+    const report = parseReport(
+      'output.xml',
+      robotXml(`<suite id="s1" name="Shop"><test id="s1-t1" name="Flow">
+        <kw name="Log"><arg>third</arg>${status('PASS', '3')}</kw>
+        <kw name="Log" type="TEARDOWN"><arg>last</arg>${status('PASS', '7')}</kw>
+        <for flavor="IN RANGE"><var>\${i}</var><value>3</value>${status('PASS', '1')}</for>
+        <while condition="$x &lt; 3">${status('PASS', '2')}</while>
+        <try>${status('PASS', '4')}</try>
+        <group name="Checkout">${status('PASS', '5')}</group>
+        <variable name="\${total}"><var>3</var>${status('PASS', '6')}</variable>
+        ${status('PASS', '0')}
+      </test></suite>`),
+    );
+    expect(report.tests[0]!.steps!.map((s) => s.action)).toEqual([
+      'FOR    ${i}    IN RANGE    3',
+      'WHILE    $x < 3',
+      'Log    third',
+      'TRY',
+      'GROUP    Checkout',
+      'VAR    ${total}    3',
+      '[Teardown]    Log    last',
+    ]);
+  });
+});
