@@ -794,6 +794,14 @@ describe('TAP edge cases', () => {
     expect(report.gap).toMatchObject({ reporter: 'TAP', placeholder: '{file}', tests: 6 });
   });
 
+  test("a stream after a wrapper's own lines (npm's banner) is detected by its version line", () => {
+    const report = read(
+      '\n> shop@1.0.0 test\n> node --test --test-reporter=tap\n\nTAP version 13\nok 1 - a\n1..1\n',
+    );
+    expect(report.format).toBe('tap');
+    expect(report.tests.map((t) => t.name)).toEqual(['a']);
+  });
+
   test('a plan that more tests than ran, or none at all, is a run error: the stream ended before its tests did', () => {
     expect(read('TAP version 14\n1..3\nok 1 - a\nok 2 - b\n').runErrors).toEqual([
       { message: 'planned 3 tests, ran 2' },

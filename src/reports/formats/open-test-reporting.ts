@@ -330,7 +330,7 @@ function revisionOf(
   return Object.keys(out).length ? Object.freeze(out) : undefined;
 }
 
-export function withoutCredentials(url: string): string {
+function withoutCredentials(url: string): string {
   const scheme = url.indexOf('://');
   if (scheme < 0) return url;
   const hostStart = scheme + 3;

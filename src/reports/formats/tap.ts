@@ -29,7 +29,8 @@ export const tap: ReportFormat = {
   detect: (s) => {
     const first = s.head.trimStart();
     return (
-      /^TAP version 1[234]\s*(\n|$)/.test(first) ||
+      // The version line may follow a few lines of a wrapper's own output (npm's `> pkg test`).
+      /^TAP version 1[234]\s*$/m.test(s.head) ||
       /^1\.\.\d+\s*(#[^\n]*)?(\n|$)/.test(first) ||
       /^(not )?ok \d+\b/.test(first)
     );
