@@ -677,10 +677,10 @@ describe('TAP from node --test (samples/node-test: its TAP and junit reporters i
       suite: [],
       outcome: 'passed',
     });
-    expect(byName(tap.tests, 'sub-subtest passes').suite).toEqual([
-      'parent test with subtests',
-      'subtest with its own subtest',
-    ]);
+    expect(byName(tap.tests, 'sub-subtest passes')).toMatchObject({
+      suite: ['parent test with subtests', 'subtest with its own subtest'],
+      classname: 'parent test with subtests.subtest with its own subtest',
+    });
     expect(tap.tests.some((t) => t.name === 'math' || t.name === 'outer suite')).toBe(false);
   });
 

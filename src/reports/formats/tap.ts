@@ -382,6 +382,8 @@ function resultOf(
     outcome === 'failed' ? (firstLine(error) ?? (point.description || undefined)) : point.reason;
   return {
     suite,
+    // The subtest path joined by dots, as node's junit reporter writes classname: one {test}.
+    ...(suite.length ? { classname: suite.join('.') } : {}),
     name,
     ...(file ? { file } : {}),
     durationMs: durationOf(point, yaml),
