@@ -97,6 +97,11 @@ describe('hostile report files', () => {
         3_501,
       ],
       ['unclosed-yaml.tap', `1..1\nok 1\n  ---\n${'  key: value\n'.repeat(300_000)}`, 1],
+      [
+        'blank-run.tap',
+        `1..1\nnot ok 1\n  ---\n  error: |\n    a${' '.repeat(1_000_000)}b\n  ...\n`,
+        1,
+      ],
     ];
     for (const [name, content, tests] of inputs) {
       const file = join(dir, name);

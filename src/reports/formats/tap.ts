@@ -140,18 +140,18 @@ function readStream(text: string): Stream {
       if (subtestNames.length > depth) subtestNames.length = depth;
       // Its YAML block: `---` two spaces in, to `...` (or to the first line less indented).
       const next = lines[i + 1];
-      if (next !== undefined && indentOf(next) === indent + 2 && next.trim() === '---') {
+      if (next !== undefined && isMarker(next, indent + 2, '---')) {
         const block: string[] = [];
         let j = i + 2;
         for (; j < lines.length; j++) {
           const l = lines[j]!;
           const at = indentOf(l);
-          if (at === indent + 2 && l.trim() === '...') break;
-          if (l.trim() && at < indent + 2) {
+          if (at === indent + 2 && isMarker(l, at, '...')) break;
+          if (at < indent + 2 && !isBlank(l, at)) {
             j--;
             break;
           }
-          block.push(l.slice(Math.min(at, indent + 2)));
+          block.push(at >= indent + 2 ? l.slice(indent + 2) : '');
         }
         point.yamlText = block.join('\n').trimEnd();
         point.yaml = yamlOf(block);
@@ -187,6 +187,20 @@ function checkPlan(level: Level, errors: RunError[]): void {
     ...(level.name ? { suite: level.name } : {}),
     message: `planned ${level.plan} tests, ran ${level.points.length}`,
   });
+}
+
+/** `---` or `...` at exactly `at` spaces in, nothing but blanks after (no copy of the line). */
+function isMarker(line: string, at: number, marker: string): boolean {
+  return indentOf(line) === at && line.startsWith(marker, at) && isBlank(line, at + 3);
+}
+
+/** Nothing but blanks from `from` on. */
+function isBlank(line: string, from: number): boolean {
+  for (let i = from; i < line.length; i++) {
+    const c = line.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
+  }
+  return true;
 }
 
 function indentOf(line: string): number {
@@ -251,7 +265,7 @@ function yamlOf(lines: string[], nested = false): Yaml {
     const rest = line.slice(colon + 1).trim();
     // The lines that belong to this key: those indented below it (blank ones inside included).
     let end = i + 1;
-    while (end < lines.length && (!lines[end]!.trim() || indentOf(lines[end]!) > 0)) end++;
+    while (end < lines.length && (isBlank(lines[end]!, 0) || indentOf(lines[end]!) > 0)) end++;
     const body = lines.slice(i + 1, end);
     i = end - 1;
     if (rest.startsWith('|') || rest.startsWith('>')) out[key] = blockScalar(rest, body);
@@ -270,13 +284,13 @@ function yamlOf(lines: string[], nested = false): Yaml {
 function blockScalar(header: string, body: string[]): string {
   const lines = dedent(body);
   const text =
-    header[0] === '>' ? lines.map((l) => l.trim()).join(' ') : lines.join('\n').replace(/\s+$/, '');
+    header[0] === '>' ? lines.map((l) => l.trim()).join(' ') : lines.join('\n').trimEnd();
   return header.includes('-') || header[0] === '>' ? text.trimEnd() : `${text}\n`;
 }
 
 function dedent(lines: string[]): string[] {
   let least = Infinity;
-  for (const l of lines) if (l.trim()) least = Math.min(least, indentOf(l));
+  for (const l of lines) if (!isBlank(l, 0)) least = Math.min(least, indentOf(l));
   return lines.map((l) => l.slice(Math.min(least, indentOf(l))));
 }
 
