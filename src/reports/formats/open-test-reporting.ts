@@ -1,8 +1,9 @@
 /**
  * Open Test Reporting XML (ota4j-team/open-test-reporting), the JUnit Platform's own format: the
- * events format it writes (`junit-platform-events-*.xml` up to JUnit 5.12,
- * `open-test-report.xml` after; `<e:events>` of `e:started`, `e:reported` and `e:finished`) and the
- * hierarchical format its tooling converts that into (`<h:execution>` of `h:root` and `h:child`).
+ * events format it writes (`junit-platform-events-*.xml` in older JUnit Platforms,
+ * `open-test-report.xml` in newer ones; `<e:events>` of `e:started`, `e:reported` and
+ * `e:finished`) and the hierarchical format its tooling converts that into (`<h:execution>` of
+ * `h:root` and `h:child`).
  * Both are one tree of containers and tests; each is read into that tree, then into tests.
  */
 import type { ReportFormat } from '../format.js';
