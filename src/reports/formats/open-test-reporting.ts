@@ -86,7 +86,10 @@ interface Node {
   element: XmlNode;
   parent?: Node;
   hasChildren: boolean;
-  /** The element holding `<result>`: the `e:finished` (absent if the run stopped first), or the `h:child` itself. */
+  /**
+   * The element holding `<result>`: the `e:finished` (absent if the run stopped first), or the
+   * `h:child` itself.
+   */
   end?: XmlNode;
   /** Elements holding `<attachments>`: the `e:reported` events, or the `h:child`. */
   reports: XmlNode[];

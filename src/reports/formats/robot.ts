@@ -161,7 +161,7 @@ const BODY: Record<string, (node: XmlNode) => string> = {
 /** Robot's separator of cells, as a test is written. */
 const join = (cells: string[]) => cells.filter((c, i) => i === 0 || c !== '').join('    ');
 
-/** `${result}=    Evaluate    1 + 2`; a setup or teardown as the test's `[Setup]` or `[Teardown]`. */
+/** `${result}=    Evaluate    1 + 2`; a setup or teardown as the test writes it: `[Setup]`. */
 function keywordCall(kw: XmlNode): string {
   const type = attr(kw, 'type');
   const prefix = type === 'SETUP' ? ['[Setup]'] : type === 'TEARDOWN' ? ['[Teardown]'] : [];

@@ -307,7 +307,10 @@ function scalar(value: string): string {
   return value;
 }
 
-/** Node's runner marks each point a test or a suite; node-tap names each test file's subtest by its path. */
+/**
+ * The tests of the tree. Node's runner marks each point a test or a suite; node-tap names each
+ * test file's subtest by its path.
+ */
 function toTests(stream: Stream): ParsedTests {
   const tests: TestResult[] = [];
   const node = usesNodeTypes(stream.top);
@@ -360,7 +363,8 @@ function toTests(stream: Stream): ParsedTests {
           reporter: node ? "node's TAP reporter" : 'TAP',
           placeholder: '{file}',
           reason: node
-            ? "writes no test file (only a failure's location); node's junit reporter (--test-reporter=junit) writes it"
+            ? "writes no test file (only a failure's location); " +
+              "node's junit reporter (--test-reporter=junit) writes it"
             : 'has no place for the test file',
         }
       : undefined,
