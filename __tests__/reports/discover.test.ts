@@ -38,12 +38,13 @@ describe('report discovery', () => {
       'r/c.jsonl',
       'r/d.ndjson',
       'r/e.trx',
-      'r/f.txt',
-      'r/g.html',
+      'r/f.tap',
+      'r/g.txt',
+      'r/h.html',
     ]);
     const found = await discoverReports(['r'], { cwd });
     const read = found.map((f) => f.slice(f.lastIndexOf('.')));
-    expect(read).toEqual(['.xml', '.json', '.jsonl', '.ndjson', '.trx']);
+    expect(read).toEqual(['.xml', '.json', '.jsonl', '.ndjson', '.trx', '.tap']);
     const described = /a directory stands for the (.*) files below it/.exec(
       SETTINGS.reports.description,
     )![1]!;

@@ -7,6 +7,8 @@ import { join } from 'node:path';
 import type { TestResult } from '../../src/reports/model.js';
 import { countTests, FORMATS, FORMAT_IDS, parseReport } from '../../src/reports/index.js';
 import { gherkinStep } from '../../src/reports/formats/cucumber.js';
+import { MAX_DEPTH } from '../../src/reports/formats/tap.js';
+import { runnerNameOf } from '../../src/publish/match.js';
 import { REPORT_FORMAT_IDS } from '../../src/shared/defaults.js';
 import { settingOf } from '../../src/settings.js';
 
@@ -472,6 +474,554 @@ describe('console output in XML reports', () => {
     expect(report.tests.map((t) => [t.name, t.outcome, t.message, t.details])).toEqual([
       ['passes', 'passed', undefined, undefined],
       ['fails', 'failed', 'boom', 'trace'],
+    ]);
+  });
+});
+
+/** The tests of one sample file, read with detection as a user's run reads them. */
+function sample(path: string) {
+  return parseReport(path, readFileSync(path, 'utf8'));
+}
+const byName = (tests: TestResult[], name: string) => tests.find((t) => t.name === name)!;
+/** classname and name (the JUnit identity) -> outcome. */
+const outcomes = (tests: TestResult[]) =>
+  Object.fromEntries(tests.map((t) => [`${t.classname}.${t.name}`, t.outcome]));
+
+describe('Open Test Reporting (samples/junit5: one real JUnit 5.9.2 run, its events file, their hierarchical conversion, its legacy XML)', () => {
+  const dir = 'samples/junit5/reports';
+  const events = sample(
+    join(
+      dir,
+      readdirSync(dir).find((f) => f.startsWith('junit-platform-events-'))!,
+    ),
+  );
+  const hierarchy = sample(join(dir, 'open-test-report-hierarchy.xml'));
+  const legacy = sample(join(dir, 'TEST-junit-jupiter.xml'));
+
+  test("both formats are detected and give every test the legacy XML's class, name and outcome (changing reporter changes no key)", () => {
+    expect([events.format, hierarchy.format, legacy.format]).toEqual([
+      'open-test-reporting',
+      'open-test-reporting',
+      'junit',
+    ]);
+    const fromLegacy = outcomes(legacy.tests);
+    // The one test the legacy XML adds: the test that the failed @BeforeAll never started.
+    expect(fromLegacy['com.example.core.BrokenSetupTest.neverRuns()']).toBe('error');
+    delete fromLegacy['com.example.core.BrokenSetupTest.neverRuns()'];
+    expect(outcomes(events.tests)).toEqual(fromLegacy);
+    expect(outcomes(hierarchy.tests)).toEqual(fromLegacy);
+    expect(hierarchy.tests.map((t) => [t.suite, t.classname, t.name, t.message])).toEqual(
+      events.tests.map((t) => [t.suite, t.classname, t.name, t.message]),
+    );
+    // The same durations, from the events' times or the hierarchy's ISO durations.
+    hierarchy.tests.forEach((t, i) =>
+      expect(Math.abs(t.durationMs! - events.tests[i]!.durationMs!)).toBeLessThanOrEqual(1),
+    );
+  });
+
+  test('containers are the suite path; a failed container is a run error, not a test', () => {
+    expect(byName(events.tests, 'deepest()')).toMatchObject({
+      suite: ['JUnit Jupiter', 'NestedTest', 'Inner', 'Deeper'],
+      classname: 'com.example.core.NestedTest$Inner$Deeper',
+    });
+    expect(byName(events.tests, 'matches(String)[3]')).toMatchObject({
+      suite: ['JUnit Jupiter', 'ParamsTest', 'matches(String)'],
+      outcome: 'failed',
+      message:
+        'org.opentest4j.AssertionFailedError: input was fail ==> expected: <true> but was: <false>',
+    });
+    expect(events.tests.some((t) => t.classname === 'com.example.core.BrokenSetupTest')).toBe(
+      false,
+    );
+    for (const report of [events, hierarchy])
+      expect(report.runErrors).toEqual([
+        {
+          suite: 'JUnit Jupiter › BrokenSetupTest',
+          message: 'java.lang.IllegalStateException: database connection refused',
+        },
+      ]);
+  });
+
+  test('statuses: a throwable that is no assertion is an error, ABORTED and SKIPPED are skipped with their reason', () => {
+    const tests = events.tests;
+    expect(byName(tests, 'errorsWithException()')).toMatchObject({
+      outcome: 'error',
+      message: 'java.lang.IllegalStateException: boom: état 日本',
+    });
+    expect(byName(tests, 'errorsWithException()').details).toContain(
+      'at com.example.core.OutcomesTest.errorsWithException(OutcomesTest.java:30)',
+    );
+    expect(byName(tests, 'disabled()')).toMatchObject({
+      outcome: 'skipped',
+      message: 'disabled on purpose',
+    });
+    expect(byName(tests, 'assumptionFails()')).toMatchObject({
+      outcome: 'skipped',
+      message:
+        'org.opentest4j.TestAbortedException: Assumption failed: assumption not met, test aborted',
+    });
+  });
+
+  test('tags and published entries are properties (captured output is not); a dynamic test has its data file and line', () => {
+    const tests = events.tests;
+    expect(byName(tests, 'failsWithAssertion()').properties).toEqual({ tags: 'slow,core' });
+    expect(byName(tests, 'publishesEntries(TestReporter)').properties).toEqual({
+      tags: 'core',
+      ticket: 'SHOP-T7',
+    });
+    expect(byName(tests, 'writesToStdout()').properties).toEqual({ tags: 'core' });
+    for (const report of [events, hierarchy])
+      expect(
+        report.tests
+          .filter((t) => t.classname === 'com.example.core.DynamicCasesTest')
+          .map((t) => [t.name, t.file, t.line, t.outcome]),
+      ).toEqual([
+        ['casesFromFile()[1]', 'src/test/resources/cases.txt', 1, 'passed'],
+        ['casesFromFile()[2]', 'src/test/resources/cases.txt', 2, 'failed'],
+      ]);
+  });
+});
+
+describe('Open Test Reporting as later JUnit Platforms and other writers have it', () => {
+  // As junit-platform-reporting's OpenTestReportGeneratingListener (JUnit 5.12 and later) writes
+  // it: core 0.2.0, git metadata (junit.platform.reporting.open.xml.git.enabled), a file source
+  // with its position, file attachments and captured output as <output>.
+  const JUNIT_6 = `<?xml version="1.0" ?>
+<e:events xmlns="https://schemas.opentest4j.org/reporting/core/0.2.0" xmlns:e="https://schemas.opentest4j.org/reporting/events/0.2.0" xmlns:git="https://schemas.opentest4j.org/reporting/git/0.2.0" xmlns:java="https://schemas.opentest4j.org/reporting/java/0.2.0" xmlns:junit="https://schemas.junit.org/open-test-reporting">
+<infrastructure><hostName>ci</hostName><userName>runner</userName><git:repository originUrl="https://x-access-token:ghs_s3cr3t@github.com/acme/shop.git"/><git:branch>main</git:branch><git:commit>0123456789abcdef</git:commit><git:status clean="false"><![CDATA[ M build.gradle.kts]]></git:status></infrastructure>
+<e:started id="1" name="Cucumber" time="2025-06-01T10:00:00.000000001Z"><metadata><junit:uniqueId>[engine:cucumber]</junit:uniqueId><junit:legacyReportingName>Cucumber</junit:legacyReportingName><junit:type>CONTAINER</junit:type></metadata></e:started>
+<e:started id="2" name="Checkout" parentId="1" time="2025-06-01T10:00:00.100Z"><metadata><junit:uniqueId>[engine:cucumber]/[feature:checkout]</junit:uniqueId><junit:legacyReportingName>Checkout</junit:legacyReportingName><junit:type>CONTAINER</junit:type></metadata><sources><fileSource path="src/test/resources/checkout.feature"><filePosition line="1"/></fileSource></sources></e:started>
+<e:started id="3" name="Pay by card" parentId="2" time="2025-06-01T10:00:00.200Z"><metadata><tags><tag>smoke</tag><tag>SHOP-T9</tag></tags><junit:uniqueId>[engine:cucumber]/[feature:checkout]/[scenario:7]</junit:uniqueId><junit:legacyReportingName>Pay by card</junit:legacyReportingName><junit:type>TEST</junit:type></metadata><sources><fileSource path="src/test/resources/checkout.feature"><filePosition line="7" column="3"/></fileSource></sources></e:started>
+<e:reported id="3" time="2025-06-01T10:00:00.300Z"><attachments><file time="2025-06-01T10:00:00.300" path="screenshots/pay.png" mediaType="image/png"/><output time="2025-06-01T10:00:00.300" source="stdout"><![CDATA[paid]]></output></attachments></e:reported>
+<e:finished id="3" time="2025-06-01T10:00:01.450Z"><result status="ERRORED"><java:throwable type="java.net.ConnectException"><![CDATA[java.net.ConnectException: refused
+	at Pay.step(Pay.java:3)]]></java:throwable></result></e:finished>
+<e:started id="4" name="Refund" parentId="2" time="2025-06-01T10:00:02Z"><metadata><junit:legacyReportingName>Refund</junit:legacyReportingName><junit:type>CONTAINER_AND_TEST</junit:type></metadata></e:started>
+<e:started id="5" name="Refund to card" parentId="4" time="2025-06-01T10:00:02Z"><metadata><junit:legacyReportingName>Refund to card</junit:legacyReportingName><junit:type>TEST</junit:type></metadata></e:started>
+<e:finished id="5" time="2025-06-01T10:00:02.010Z"><result status="SUCCESSFUL"/></e:finished>
+<e:finished id="4" time="2025-06-01T10:00:02.020Z"><result status="SUCCESSFUL"/></e:finished>
+<e:started id="6" name="Ship" parentId="2" time="2025-06-01T10:00:03Z"><metadata><junit:legacyReportingName>Ship</junit:legacyReportingName><junit:type>TEST</junit:type></metadata></e:started>
+<e:finished id="2" time="2025-06-01T10:00:04Z"><result status="SUCCESSFUL"/></e:finished>
+</e:events>`;
+
+  test('file and line from a file source, tags and attachments, git metadata without its credentials, ERRORED, CONTAINER_AND_TEST, a test that never finished', () => {
+    const report = parseReport('open-test-report.xml', JUNIT_6);
+    expect(report.format).toBe('open-test-reporting');
+    const git = {
+      'git.repository': 'https://github.com/acme/shop.git',
+      'git.branch': 'main',
+      'git.commit': '0123456789abcdef',
+      'git.clean': 'false',
+    };
+    expect(report.tests).toEqual([
+      {
+        suite: ['Cucumber', 'Checkout'],
+        name: 'Pay by card',
+        file: 'src/test/resources/checkout.feature',
+        line: 7,
+        durationMs: 1250,
+        outcome: 'error',
+        message: 'java.net.ConnectException: refused',
+        details: 'java.net.ConnectException: refused\n\tat Pay.step(Pay.java:3)',
+        properties: { tags: 'smoke,SHOP-T9' },
+        labels: { ...git, attachments: 'screenshots/pay.png' },
+      },
+      expect.objectContaining({ name: 'Refund', outcome: 'passed', durationMs: 20, labels: git }),
+      expect.objectContaining({
+        suite: ['Cucumber', 'Checkout', 'Refund'],
+        name: 'Refund to card',
+      }),
+      expect.objectContaining({
+        name: 'Ship',
+        outcome: 'error',
+        message: 'never finished: the run ended before it did',
+      }),
+    ]);
+    expect(JSON.stringify(report)).not.toContain('s3cr3t');
+  });
+
+  test('namespaces are read from their declarations, not fixed prefixes; without the JUnit type the leaves are the tests', () => {
+    const report = parseReport(
+      'events.xml',
+      `<events xmlns="https://schemas.opentest4j.org/reporting/events/0.2.0" xmlns:c="https://schemas.opentest4j.org/reporting/core/0.2.0">
+        <started id="a" name="suite.php" time="2025-01-01T00:00:00Z"/>
+        <started id="b" name="adds" parentId="a" time="2025-01-01T00:00:00Z"><c:metadata><c:tags><c:tag>math</c:tag></c:tags></c:metadata></started>
+        <finished id="b" time="2025-01-01T00:00:00.005Z"><c:result status="FAILED"><c:reason>2 != 3</c:reason></c:result></finished>
+        <started id="c" name="empty" parentId="a" time="2025-01-01T00:00:00Z"/>
+        <finished id="c" time="2025-01-01T00:00:00Z"><c:result status="SKIPPED"/></finished>
+        <finished id="a" time="2025-01-01T00:00:01Z"><c:result status="FAILED"/></finished>
+      </events>`,
+    );
+    expect(report.tests.map((t) => [t.suite, t.name, t.outcome, t.message, t.properties])).toEqual([
+      [['suite.php'], 'adds', 'failed', '2 != 3', { tags: 'math' }],
+      [['suite.php'], 'empty', 'skipped', undefined, {}],
+    ]);
+    // A container failed without a reason of its own only sums up its tests: no run error.
+    expect(report.runErrors).toBeUndefined();
+  });
+
+  test('an XML root named events or execution in no Open Test Reporting namespace is not detected as one', () => {
+    expect(() => parseReport('x.xml', '<events><started id="1"/></events>')).toThrow(
+      /no known test report format/,
+    );
+  });
+});
+
+describe('TAP from node --test (samples/node-test: its TAP and junit reporters in one run)', () => {
+  const tap = sample('samples/node-test/reports/tap-run1.tap');
+  const junit = sample('samples/node-test/reports/junit-run1.xml');
+
+  test("node's own counts: a test with subtests is a test (type: 'test'), a describe is not (type: 'suite')", () => {
+    expect(tap.format).toBe('tap');
+    expect(countTests(tap.tests)).toMatchObject({ total: 23, passed: 14, failed: 6, skipped: 3 });
+    expect(byName(tap.tests, 'parent test with subtests')).toMatchObject({
+      suite: [],
+      outcome: 'passed',
+    });
+    expect(byName(tap.tests, 'sub-subtest passes')).toMatchObject({
+      suite: ['parent test with subtests', 'subtest with its own subtest'],
+      classname: 'parent test with subtests.subtest with its own subtest',
+    });
+    expect(tap.tests.some((t) => t.name === 'math' || t.name === 'outer suite')).toBe(false);
+  });
+
+  test('every test the junit reporter writes has the same {test} and outcome; TAP adds the tests with subtests and has no file', () => {
+    // node's junit reporter escapes '"' twice (samples/node-test/expected.json): unescaped here.
+    const named = (tests: TestResult[]) =>
+      tests.map((t) => [runnerNameOf(t).replace(/&quot;/g, '"'), t.outcome] as const);
+    const fromTap = named(tap.tests);
+    for (const entry of named(junit.tests)) expect(fromTap).toContainEqual(entry);
+    expect(fromTap.length - junit.tests.length).toBe(2);
+    expect(tap.gap).toMatchObject({
+      reporter: "node's TAP reporter",
+      placeholder: '{file}',
+      tests: 23,
+    });
+  });
+
+  test("todo, skip, a cancelled test and the failing before hook's run error; the message from the YAML diagnostics", () => {
+    expect(byName(tap.tests, 'computes square roots (todo, body fails)').outcome).toBe('skipped');
+    expect(byName(tap.tests, 'computes cube roots (todo, no body)')).toMatchObject({
+      outcome: 'skipped',
+      message: 'not written yet',
+    });
+    expect(byName(tap.tests, 'never gets to run its body')).toMatchObject({
+      outcome: 'failed',
+      message: 'test did not finish before its parent and was cancelled',
+    });
+    expect(tap.runErrors).toEqual([
+      { suite: 'setup error', message: 'database connection refused (before hook)' },
+    ]);
+    const failed = byName(tap.tests, 'divides by a non-number (non-assertion error)');
+    expect(failed.message).toBe("Cannot read properties of undefined (reading 'divide')");
+    expect(failed.details).toContain("failureType: 'testCodeFailure'");
+    expect(failed.durationMs).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('TAP from node-tap (samples/tap)', () => {
+  const run = sample('samples/tap/reports/tap.tap');
+  const bailed = sample('samples/tap/reports/tap-bail.tap');
+
+  test("each test file's subtest gives its tests their file; assertions are the tests, as tap counts them", () => {
+    expect(run.gap).toBeUndefined();
+    expect(run.tests.filter((t) => t.suite.join(' › ') === 'math › adds')).toEqual([
+      expect.objectContaining({ file: 'test/math.test.js', name: 'should be equal' }),
+      expect.objectContaining({ file: 'test/other-math.test.js', name: 'should be equal' }),
+    ]);
+    expect(byName(run.tests, 'test unfinished')).toMatchObject({
+      suite: ['planned'],
+      outcome: 'failed',
+    });
+    expect(byName(run.tests, 'rounds (skipped)')).toMatchObject({
+      outcome: 'skipped',
+      message: 'not on this platform',
+    });
+  });
+
+  test('a bail out is a run error; the subtests it left open keep their tests', () => {
+    expect(bailed.runErrors).toEqual([{ message: 'Bail out! five minus three' }]);
+    expect(bailed.tests.map((t) => [t.file, t.suite.join(' › '), t.name, t.outcome])).toEqual([
+      ['test/math.test.js', 'math › adds', 'should be equal', 'passed'],
+      ['test/math.test.js', 'math › multiplies', 'two times three', 'passed'],
+      ['test/math.test.js', 'math › multiplies', 'three times three', 'passed'],
+      [
+        'test/math.test.js',
+        'math › subtracts wrongly (assertion failure)',
+        'five minus three',
+        'failed',
+      ],
+    ]);
+  });
+});
+
+describe('TAP edge cases', () => {
+  const read = (text: string) => parseReport('r.tap', text);
+
+  test('TAP 12 without a version line, escaped #, directives in any case, a point without a description, pragma and output ignored', () => {
+    const report = read(
+      [
+        '1..6',
+        'pragma +strict',
+        'ok 1 - counts \\# of items # time=12ms',
+        'not ok 2 - refunds # todo not yet',
+        'ok 3 - ships # SKIPPED: no carrier',
+        'okay, some output',
+        'ok 4',
+        'not ok 5 - pays',
+        '  ---',
+        '  message: "card \\"declined\\""',
+        '  at:',
+        '    file: pay.t',
+        '    line: 12',
+        '  ...',
+        'ok 6 - done # Skip',
+      ].join('\n'),
+    );
+    expect(report.format).toBe('tap');
+    expect(report.tests.map((t) => [t.name, t.outcome, t.message ?? null])).toEqual([
+      ['counts # of items', 'passed', null],
+      ['refunds', 'skipped', 'not yet'],
+      ['ships', 'skipped', 'no carrier'],
+      ['4', 'passed', null],
+      ['pays', 'failed', 'card "declined"'],
+      ['done', 'skipped', null],
+    ]);
+    expect(report.tests[0]!.durationMs).toBe(12);
+    expect(report.tests[4]!.details).toBe(
+      'message: "card \\"declined\\""\nat:\n  file: pay.t\n  line: 12',
+    );
+    expect(report.runErrors).toBeUndefined();
+    expect(report.gap).toMatchObject({ reporter: 'TAP', placeholder: '{file}', tests: 6 });
+  });
+
+  test("a stream after a wrapper's own lines (npm's banner) is detected by its version line", () => {
+    const report = read(
+      '\n> shop@1.0.0 test\n> node --test --test-reporter=tap\n\nTAP version 13\nok 1 - a\n1..1\n',
+    );
+    expect(report.format).toBe('tap');
+    expect(report.tests.map((t) => t.name)).toEqual(['a']);
+  });
+
+  test('a plan that more tests than ran, or none at all, is a run error: the stream ended before its tests did', () => {
+    expect(read('TAP version 14\n1..3\nok 1 - a\nok 2 - b\n').runErrors).toEqual([
+      { message: 'planned 3 tests, ran 2' },
+    ]);
+    expect(read('TAP version 14\nok 1 - a\n').runErrors).toEqual([
+      { message: 'the TAP stream has no plan (1..N): it may have ended before its tests did' },
+    ]);
+    expect(read('TAP version 14\n1..0 # SKIP no database\n').tests).toEqual([]);
+  });
+
+  test("YAML block scalars, quoted scalars and node's duration; a subtest stream in TAP 14's own layout", () => {
+    const report = read(
+      [
+        'TAP version 14',
+        '# Subtest: cart',
+        '    1..1',
+        '    not ok 1 - totals',
+        '      ---',
+        '      duration_ms: 3.6',
+        '      error: |-',
+        '        expected 3',
+        '        got 2',
+        "      code: 'ERR_ASSERTION'",
+        '      ...',
+        'not ok 1 - cart',
+        '1..1',
+      ].join('\n'),
+    );
+    // The array carries the identity gap; its tests are what is compared.
+    expect([...report.tests]).toEqual([
+      expect.objectContaining({
+        suite: ['cart'],
+        name: 'totals',
+        outcome: 'failed',
+        message: 'expected 3',
+        durationMs: 4,
+      }),
+    ]);
+  });
+
+  test('subtests nested past the limit are refused with a clear error, not a stack overflow', () => {
+    const deep = Array.from(
+      { length: MAX_DEPTH + 2 },
+      (_, i) => `${' '.repeat(4 * i)}# Subtest: s${i}`,
+    );
+    const text = `TAP version 14\n${deep.join('\n')}\n${' '.repeat(4 * (MAX_DEPTH + 2))}ok 1 - deep\n`;
+    expect(() => read(text)).toThrow(
+      /r\.tap: cannot be read as TAP: line \d+: subtests are nested more than 256 deep/,
+    );
+  });
+});
+
+describe('Robot Framework output.xml (samples/robot: real RF 7.4.2 and 6.1.1 runs of one project)', () => {
+  const rf7 = sample('samples/robot/reports/rf7/output.xml');
+  const rf6 = sample('samples/robot/reports/rf6/output.xml');
+  const merged = sample('samples/robot/reports/rf7/merged.xml');
+  const seen = (t: TestResult) => [
+    t.suite,
+    t.classname,
+    t.name,
+    t.line,
+    t.outcome,
+    t.message,
+    t.steps,
+  ];
+
+  test('RF 6 and RF 7 files of one project read alike: suites, names, lines, outcomes, messages, steps; each with its durations', () => {
+    expect(rf7.format).toBe('robot');
+    // Only Robot's own words for a skip on failure changed between the two.
+    const skipped = 'Fails But Is Skipped On Failure';
+    const alike = (report: typeof rf7) => report.tests.filter((t) => t.name !== skipped).map(seen);
+    expect(alike(rf6)).toEqual(alike(rf7));
+    for (const report of [rf6, rf7])
+      expect(report.tests.every((t) => Number.isInteger(t.durationMs) && t.durationMs! >= 0)).toBe(
+        true,
+      );
+    // RF 7 writes elapsed seconds; RF 6 start and end times: "Sums From A Template" takes some time in both.
+    expect(byName(rf7.tests, 'Sums From A Template').durationMs).toBeGreaterThan(0);
+  });
+
+  test("a test is named as Robot names it: its suite path and name joined by dots, its suite's file and its line", () => {
+    const adds = rf7.tests.filter((t) => t.name === 'Adds');
+    expect(
+      adds.map((t) => [runnerNameOf(t), t.file!.replace(/^.*\/samples\//, ''), t.line]),
+    ).toEqual([
+      ['Tests.Calculator.Adds', 'robot/tests/calculator.robot', 6],
+      ['Tests.Nested.Other.Adds', 'robot/tests/nested/other.robot', 5],
+    ]);
+    expect(adds[0]!.properties).toEqual({ tags: 'calc,fast,SHOP-T1' });
+    expect(byName(rf7.tests, 'Subtracts Wrongly').labels).toEqual({
+      documentation: 'An assertion failure: the keywords after it are NOT RUN.',
+    });
+  });
+
+  test('keyword calls are steps as the test writes them: assignments, [Setup] and [Teardown], FOR and IF headers, template rows', () => {
+    const steps = (name: string) => byName(rf7.tests, name).steps!.map((s) => s.action);
+    expect(steps('Adds')).toEqual([
+      '${result}=    Evaluate    1 + 2',
+      'Should Be Equal As Integers    ${result}    3',
+    ]);
+    expect(steps('Setup And Teardown')).toEqual([
+      '[Setup]    Log    setting up',
+      'Should Be True    True',
+      '[Teardown]    Fail    teardown broke',
+    ]);
+    expect(steps('Uses A Loop')).toEqual(['FOR    ${n}    IN    1    2    3']);
+    expect(steps('Sums From A Template')).toEqual([
+      'Sum Should Be    1    1    2',
+      'Sum Should Be    2    3    5',
+      'Sum Should Be    2    2    5',
+    ]);
+    expect(steps('Is Flaky')).toEqual([
+      '${marker}=    Set Variable    ${OUTPUT DIR}${/}flaky.marker',
+      '${exists}=    Evaluate    os.path.exists($marker)    modules=os',
+      'IF    not ${exists}',
+      'Should Be True    ${exists}    fails on the first run',
+    ]);
+    expect(byName(rf7.tests, 'Never Gets To Run Its Body').steps).toBeUndefined();
+  });
+
+  test("setup and teardown failures: a failed suite teardown fails its suite's tests, as Robot's statistics count them", () => {
+    const file = readFileSync('samples/robot/reports/rf7/output.xml', 'utf8');
+    const passed = file.indexOf('name="Passes Before The Teardown"');
+    expect(file.slice(passed, file.indexOf('</test>', passed))).toMatch(
+      /<status status="PASS"[^>]*\/>\s*$/,
+    );
+    for (const report of [rf6, rf7]) {
+      expect(byName(report.tests, 'Passes Before The Teardown')).toMatchObject({
+        outcome: 'failed',
+        message: 'Parent suite teardown failed: cleanup failed',
+      });
+      expect(byName(report.tests, 'Never Gets To Run Its Body')).toMatchObject({
+        outcome: 'failed',
+        message: 'Parent suite setup failed: database connection refused',
+      });
+      expect(byName(report.tests, 'Setup And Teardown').message).toBe(
+        'Teardown failed: teardown broke',
+      );
+    }
+    expect(byName(rf7.tests, 'Fails But Is Skipped On Failure')).toMatchObject({
+      outcome: 'skipped',
+      message: "Failed test skipped using 'robot:skip-on-failure' tag.",
+    });
+    expect(byName(rf6.tests, 'Fails But Is Skipped On Failure')).toMatchObject({
+      outcome: 'skipped',
+      message: 'Test failed but skip-on-failure mode was active and it was marked skipped.',
+    });
+  });
+
+  test("rebot --merge: a re-executed test's earlier runs are its attempts, its message the latest run's own", () => {
+    expect(byName(merged.tests, 'Is Flaky')).toMatchObject({
+      outcome: 'passed',
+      attempts: [{ outcome: 'failed', message: 'fails on the first run' }, { outcome: 'passed' }],
+    });
+    expect(byName(merged.tests, 'Is Flaky').message).toBeUndefined();
+    expect(byName(merged.tests, 'Subtracts Wrongly')).toMatchObject({
+      outcome: 'failed',
+      message: 'five minus three: 2 != 3',
+      attempts: [{ outcome: 'failed' }, { outcome: 'failed' }],
+    });
+    expect(byName(merged.tests, 'Adds').attempts).toBeUndefined();
+  });
+});
+
+describe('Robot Framework edge cases', () => {
+  const robotXml = (suite: string) =>
+    `<?xml version="1.0" encoding="UTF-8"?>\n<robot generator="Rebot 7.1 (Python 3.12 on linux)" schemaversion="5">${suite}</robot>`;
+  const status = (value: string, start: string, message = '') =>
+    `<status status="${value}" start="2025-01-01T00:00:0${start}" elapsed="0.5">${message}</status>`;
+
+  test('NOT RUN is skipped; a skipped suite teardown skips its tests; HTML messages lose their markup; an added test loses its merge note', () => {
+    const report = parseReport(
+      'output.xml',
+      robotXml(`<suite id="s1" name="Shop" source="/repo/shop.robot">
+        <test id="s1-t1" name="Not Run">${status('NOT RUN', '1')}</test>
+        <test id="s1-t2" name="Html">${status('FAIL', '1', '*HTML* Expected &lt;b&gt;3&lt;/b&gt;&lt;br&gt;got &amp;amp; 2')}</test>
+        <test id="s1-t3" name="Added">${status('PASS', '1', '*HTML* Test added from merged output.&lt;hr&gt;fine')}</test>
+        <kw name="Skip" type="TEARDOWN">${status('SKIP', '2', 'no cleanup here')}</kw>
+      </suite>`),
+    );
+    expect(report.tests.map((t) => [t.name, t.outcome, t.message])).toEqual([
+      ['Not Run', 'skipped', 'Skipped in parent suite teardown: no cleanup here'],
+      ['Html', 'skipped', 'Skipped in parent suite teardown: no cleanup here'],
+      ['Added', 'skipped', 'Skipped in parent suite teardown: no cleanup here'],
+    ]);
+    const noTeardown = parseReport(
+      'output.xml',
+      robotXml(`<suite id="s1" name="Shop">
+        <test id="s1-t2" name="Html">${status('FAIL', '1', '*HTML* Expected &lt;b&gt;3&lt;/b&gt;&lt;br&gt;got &amp;amp; 2')}</test>
+        <test id="s1-t3" name="Added">${status('PASS', '1', '*HTML* Test added from merged output.&lt;hr&gt;fine')}</test>
+      </suite>`),
+    );
+    expect(noTeardown.tests.map((t) => [t.name, t.outcome, t.message, t.details])).toEqual([
+      ['Html', 'failed', 'Expected 3', 'Expected 3\ngot & 2'],
+      ['Added', 'passed', 'fine', 'fine'],
+    ]);
+  });
+
+  test('steps of several kinds are put back in the order they ran (the parsed tree groups them by kind), by their start times', () => {
+    const report = parseReport(
+      'output.xml',
+      robotXml(`<suite id="s1" name="Shop"><test id="s1-t1" name="Flow">
+        <kw name="Log"><arg>third</arg>${status('PASS', '3')}</kw>
+        <kw name="Log" type="TEARDOWN"><arg>last</arg>${status('PASS', '7')}</kw>
+        <for flavor="IN RANGE"><var>\${i}</var><value>3</value>${status('PASS', '1')}</for>
+        <while condition="$x &lt; 3">${status('PASS', '2')}</while>
+        <try>${status('PASS', '4')}</try>
+        <group name="Checkout">${status('PASS', '5')}</group>
+        <variable name="\${total}"><var>3</var>${status('PASS', '6')}</variable>
+        ${status('PASS', '0')}
+      </test></suite>`),
+    );
+    expect(report.tests[0]!.steps!.map((s) => s.action)).toEqual([
+      'FOR    ${i}    IN RANGE    3',
+      'WHILE    $x < 3',
+      'Log    third',
+      'TRY',
+      'GROUP    Checkout',
+      'VAR    ${total}    3',
+      '[Teardown]    Log    last',
     ]);
   });
 });

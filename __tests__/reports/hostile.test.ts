@@ -46,6 +46,11 @@ const HOSTILE: [string, string | Buffer, RegExp][] = [
     /cannot be read as Cucumber messages: line 3 is not a JSON object/,
   ],
   ['deep-nesting.xml', deepNesting(), /not well-formed|nest/i],
+  [
+    'deep-subtests.tap',
+    `TAP version 14\n${Array.from({ length: 300 }, (_, i) => `${' '.repeat(4 * i)}# Subtest: s${i}`).join('\n')}\n${' '.repeat(1200)}ok 1 - deep\n`,
+    /cannot be read as TAP: line 259: subtests are nested more than 256 deep/,
+  ],
   ['billion-laughs.xml', billionLaughs(), /__none__/],
 ];
 
@@ -70,6 +75,39 @@ describe('hostile report files', () => {
     expect((error as Error).message).toContain(name);
     expect((error as Error).message).toMatch(message);
     expect((error as Error).stack ?? '').not.toMatch(/^\s+at .*\n.*RangeError/);
+  });
+
+  test('TAP is read in one pass: lines built to make a parser backtrack or rescan end in time', async () => {
+    // Each about 4 MB; a parser that backtracks on a line or rescans nested YAML runs for
+    // minutes on them and fails on the test timeout. Their speed is measured by no test.
+    const inputs: [string, string, number][] = [
+      [
+        'escapes.tap',
+        `1..1\nok 1 - ${'a\\#'.repeat(1_000_000)} # time=${'9'.repeat(100_000)}\n`,
+        1,
+      ],
+      [
+        'nested-yaml.tap',
+        `1..1\nnot ok 1 - x\n  ---\n${Array.from({ length: 2_000 }, (_, k) => `${' '.repeat(2 + 2 * k)}a:`).join('\n')}\n`,
+        1,
+      ],
+      [
+        'zigzag.tap',
+        `TAP version 14\n${`ok 1 - top\n${' '.repeat(4 * 256)}ok 1 - deep\n`.repeat(3_500)}`,
+        3_501,
+      ],
+      ['unclosed-yaml.tap', `1..1\nok 1\n  ---\n${'  key: value\n'.repeat(300_000)}`, 1],
+      [
+        'blank-run.tap',
+        `1..1\nnot ok 1\n  ---\n  error: |\n    a${' '.repeat(1_000_000)}b\n  ...\n`,
+        1,
+      ],
+    ];
+    for (const [name, content, tests] of inputs) {
+      const file = join(dir, name);
+      writeFileSync(file, content);
+      expect((await readReport(file)).tests).toHaveLength(tests);
+    }
   });
 
   test('XXE: an external entity is never resolved (no file content, no network)', async () => {

@@ -8,20 +8,10 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
-PACKAGES=(python3-behave python3-parse python3-parse-type python3-six)
 # A fixed folder, so that the tracebacks in the reports stay the same from run to run.
 TOOLS="${TMPDIR:-/tmp}/testcycle-sample-behave"
-rm -rf "$TOOLS"
-mkdir -p "$TOOLS/debs" "$TOOLS/root"
-# apt-get download needs no root, only apt's package lists; where there are none (or they are
-# stale), it fetches its own into the temporary folder.
-if ! (cd "$TOOLS/debs" && apt-get download "${PACKAGES[@]}"); then
-  apt=(-o "Dir::State::Lists=$TOOLS/lists" -o "Dir::Cache=$TOOLS/cache" -o Debug::NoLocking=1)
-  mkdir -p "$TOOLS/lists/partial" "$TOOLS/cache/archives/partial"
-  apt-get "${apt[@]}" update
-  (cd "$TOOLS/debs" && apt-get "${apt[@]}" download "${PACKAGES[@]}")
-fi
-for deb in "$TOOLS"/debs/*.deb; do dpkg -x "$deb" "$TOOLS/root"; done
+source ../unpack-debs.sh
+unpack_debs "$TOOLS" python3-behave python3-parse python3-parse-type python3-six
 export PYTHONPATH="$TOOLS/root/usr/lib/python3/dist-packages"
 export PYTHONDONTWRITEBYTECODE=1
 

@@ -15,8 +15,11 @@ import { jestJson } from './formats/jest.js';
 import { junit } from './formats/junit.js';
 import { mocha } from './formats/mocha.js';
 import { nunit2, nunit3 } from './formats/nunit.js';
+import { openTestReporting } from './formats/open-test-reporting.js';
 import { playwright } from './formats/playwright.js';
+import { robot } from './formats/robot.js';
 import { rspec } from './formats/rspec.js';
+import { tap } from './formats/tap.js';
 import { testng } from './formats/testng.js';
 import { trx } from './formats/trx.js';
 import { xunit } from './formats/xunit.js';
@@ -29,6 +32,8 @@ const PARSERS: Record<ReportFormatId, ReportFormat> = {
   xunit,
   trx,
   testng,
+  'open-test-reporting': openTestReporting,
+  robot,
   'cucumber-messages': cucumberMessages,
   ctrf,
   'jest-json': jestJson,
@@ -40,6 +45,7 @@ const PARSERS: Record<ReportFormatId, ReportFormat> = {
   dart,
   gotest,
   googletest,
+  tap,
 };
 
 /** In detection order: the first match wins. */

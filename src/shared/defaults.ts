@@ -61,7 +61,7 @@ export const DEFAULT_MAX_REPORT_BYTES = 100 * 1024 * 1024;
 export const DEFAULT_LAST = 20;
 
 /** The file extensions of the formats testcycle reads: what a directory given as a pattern stands for. */
-export const REPORT_EXTENSIONS = ['xml', 'json', 'jsonl', 'ndjson', 'trx'] as const;
+export const REPORT_EXTENSIONS = ['xml', 'json', 'jsonl', 'ndjson', 'trx', 'tap'] as const;
 
 /**
  * The report formats by id, in the order detection tries them (the first match wins): the
@@ -74,6 +74,8 @@ export const REPORT_FORMAT_IDS = [
   'xunit',
   'trx',
   'testng',
+  'open-test-reporting',
+  'robot',
   'cucumber-messages',
   'ctrf',
   'jest-json',
@@ -85,5 +87,6 @@ export const REPORT_FORMAT_IDS = [
   'dart',
   'gotest',
   'googletest',
+  'tap',
 ] as const;
 export type ReportFormatId = (typeof REPORT_FORMAT_IDS)[number];

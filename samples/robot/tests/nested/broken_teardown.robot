@@ -1,0 +1,6 @@
+*** Settings ***
+Suite Teardown    Fail    cleanup failed
+
+*** Test Cases ***
+Passes Before The Teardown
+    Should Be True    True
