@@ -13,6 +13,7 @@ import type { IdentityGap, ParsedReport, TestResult } from '../reports/model.js'
 import type { WritableAttributesOf } from '../schema/resources.js';
 import { workspaceOf, workspacePath } from './context.js';
 import { createOrFind } from './idempotent.js';
+import { standInId } from './plan-cost.js';
 
 /** The default key before the identity model: what users keep with --automation-key. */
 export const PREVIOUS_AUTOMATION_KEY = '{classname}.{name}';
@@ -216,13 +217,20 @@ export interface MatchInput {
   projectId: string;
   /** Cases already read (the cycle's, embedded in its executions): their tests need no lookup. */
   known?: Resource<'test_cases'>[];
+  /**
+   * A dry run of publish --sync: the automation keys whose cases sync would create before the
+   * matching, so that the plan writes their results as the run will.
+   */
+  synced?: (automationKey: string) => boolean;
 }
 
 export interface MatchResult {
-  /** Index in input.tests -> the matched case. */
+  /** Index in input.tests -> the matched case (a dry run: a stand-in for a case it would create). */
   byTest: Map<number, MatchedCase>;
   unmatched: Unmatched[];
   casesCreated: number;
+  /** A dry run: the cases --create-missing-cases would create (their tests have stand-ins). */
+  casesToCreate: number;
 }
 
 export async function matchTests(
@@ -287,7 +295,30 @@ export async function matchTests(
   });
 
   let casesCreated = 0;
-  if (missing.size > 0 && options.createMissingCases && !options.dryRun) {
+  let casesToCreate = 0;
+  const noCase = (auto: string, indexes: number[]) => {
+    for (const i of indexes)
+      unmatched.push({
+        test: display(input.tests[i]!.test),
+        file: input.tests[i]!.file,
+        reason: `no test case with automationKey "${oneLine(auto)}"`,
+      });
+  };
+  if (options.dryRun) {
+    // The plan is the run's (docs/design.md "Dry run"): a test whose case the run would create
+    // (sync first, or --create-missing-cases) is matched to a stand-in, so that its result is
+    // planned and counted as the run will write it.
+    let n = 0;
+    for (const [auto, indexes] of missing) {
+      const synced = input.synced?.(auto) ?? false;
+      if (!synced && !options.createMissingCases) noCase(auto, indexes);
+      else {
+        if (!synced) casesToCreate++;
+        const standIn = { id: standInId(++n, input.projectId), automationKey: auto };
+        for (const i of indexes) byTest.set(i, standIn);
+      }
+    }
+  } else if (missing.size > 0 && options.createMissingCases) {
     let rank = await nextRank(client, 'test_cases', missing.size);
     for (const [auto, indexes] of missing) {
       const created = await createCase(client, input.projectId, auto, rank++);
@@ -303,18 +334,8 @@ export async function matchTests(
           });
       }
     }
-  } else {
-    for (const [auto, indexes] of missing) {
-      for (const i of indexes) {
-        unmatched.push({
-          test: display(input.tests[i]!.test),
-          file: input.tests[i]!.file,
-          reason: `no test case with automationKey "${oneLine(auto)}"${options.createMissingCases ? ' (dry run: would be created)' : ''}`,
-        });
-      }
-    }
-  }
-  return { byTest, unmatched, casesCreated };
+  } else for (const [auto, indexes] of missing) noCase(auto, indexes);
+  return { byTest, unmatched, casesCreated, casesToCreate };
 }
 
 /**

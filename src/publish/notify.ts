@@ -250,16 +250,6 @@ async function post(
   );
 }
 
-/**
- * What the real run's notifications would cost after a dry run's `notified`: the three reads
- * (when anyone is to be told of anything) and one POST per recipient who would be told.
- */
-export function notifyCost(notified: Notified | undefined): number {
-  if (!notified?.recipients.length) return 0;
-  const told = notified.recipients.filter((r) => r.outcome === 'would be told').length;
-  return 3 + told + (told && notified.readsOrganization ? 1 : 0);
-}
-
 /** After the gate: tell owners and named users (`gate.notify`), when the gate read a triage. */
 export async function tellOwners(
   client: ServiceClient,

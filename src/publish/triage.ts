@@ -9,20 +9,12 @@ import type { Resource, ServiceClient } from '../api/client.js';
 import { f, type Filter } from '../api/filter.js';
 import { oneLine } from '../shared/redact.js';
 import type { ExecutionResult } from '../schema/resources.js';
-import { baselineCost, findBaseline, isFailing, readBaseline } from './baseline.js';
+import { findBaseline, isFailing, readBaseline } from './baseline.js';
 import type { CycleCounts } from './gate.js';
 import type { Notified, NotifyOptions } from './notify.js';
 import type { AutoQuarantineOptions } from './auto-quarantine.js';
-import { chunkIn } from '../api/filter.js';
 import { DEFAULT_QUARANTINE_FIELD } from '../shared/defaults.js';
-import { MAX_FILTER_CHARS } from './match.js';
-import {
-  isActive,
-  quarantineOf,
-  readCasesInCycle,
-  readGateExecutions,
-  type TriagedTest,
-} from './quarantine.js';
+import { readCasesInCycle, readGateExecutions, type TriagedTest } from './quarantine.js';
 import type { CycleRef } from './series.js';
 
 /** The gate's triage settings (part of GateOptions). */
@@ -135,7 +127,8 @@ export async function readTriage(
   return { triage, reasons, notes };
 }
 
-function gateFilterOf(gate: { filter?: string }): Filter | undefined {
+/** The gate-filter as the triage reads add it to theirs. */
+export function gateFilterOf(gate: { filter?: string }): Filter | undefined {
   return gate.filter ? f.user(gate.filter, 'gate-filter') : undefined;
 }
 
@@ -176,20 +169,6 @@ export function withoutQuarantinedIn(
       : counts;
 }
 
-/**
- * What the triage reads cost, for a dry run's plan: the read of quarantined (and failing)
- * executions; with max-new-failures the baseline's lookup (a series page, or a key and a name
- * lookup), its executions (a cycle of about `tests` executions, as this one) and the fixed tests.
- */
-export function triageCost(
-  gate: (TriageGateOptions & { baselineCycle?: string }) | undefined,
-  tests: number,
-): number {
-  if (!gate) return 0;
-  if (gate.maxNewFailures === undefined && !gate.notify) return 1;
-  return 1 + (gate.baselineCycle ? 2 : 1) + baselineCost(tests) + 1;
-}
-
 /** The triage in the CLI's human output: one line per list, each bounded; who was told. */
 export function triageLines(triage: Triage | undefined, notified?: Notified): string[] {
   const told = notified?.recipients.length
@@ -214,47 +193,4 @@ export function triageLines(triage: Triage | undefined, notified?: Notified): st
     ...line('quarantined, not counted', triage.quarantined),
     ...told,
   ];
-}
-
-/**
- * A dry run's triage: the new failures the planned results would make, from the cases of the
- * planned failures (one `id in (...)` read per chunk, with owner and quarantine) and the baseline's
- * executions; nothing is written, so the cycle may not exist yet (its series' newest cycle is then
- * the previous one).
- */
-export async function plannedTriage(
-  client: ServiceClient,
-  cycle: Resource<'test_cycles'>,
-  planned: Map<string, ExecutionResult>,
-  gate: TriageGateOptions & { series?: string },
-): Promise<Triage> {
-  const now = gate.now?.() ?? new Date();
-  const field = gate.quarantineField ?? DEFAULT_QUARANTINE_FIELD;
-  const triage: Triage = { quarantined: [], newFailures: [], stillFailing: [], fixed: [] };
-  const failing = [...planned].filter(([, r]) => isFailing(r)).map(([id]) => id);
-  const baseline = await findBaseline(client, cycle, gate);
-  if ('why' in baseline || failing.length === 0) return triage;
-  triage.baseline = baseline;
-  const before = await readBaseline(client, baseline.id);
-  for (const chunk of chunkIn('id', failing, {
-    maxItems: 100,
-    maxEncodedLength: MAX_FILTER_CHARS,
-  }))
-    for await (const c of client.iterate<'test_cases'>('/test_cases', {
-      filter: chunk,
-      fields: { test_cases: ['testCaseKey', 'name', 'ownerId', 'customFields'] },
-    })) {
-      const quarantine = quarantineOf(c, field);
-      const ownerId = c.attributes.ownerId;
-      const test: TriagedTest = {
-        caseId: c.id,
-        key: String(c.attributes.testCaseKey ?? c.id),
-        name: String(c.attributes.name ?? ''),
-        ...(typeof ownerId === 'string' ? { ownerId } : {}),
-        result: planned.get(c.id)!,
-      };
-      if (quarantine && isActive(quarantine, now)) triage.quarantined.push({ ...test, quarantine });
-      else (isFailing(before.get(c.id)) ? triage.stillFailing : triage.newFailures).push(test);
-    }
-  return triage;
 }
