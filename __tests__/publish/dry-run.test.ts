@@ -7,7 +7,14 @@
  * can know of (docs/design.md "Dry run").
  */
 import type { RunningEmulator, Seed } from '../../src/emulator/index.js';
-import { addQuarantine, publish, publishSettings, settingsFrom } from '../../src/publish/index.js';
+import {
+  addQuarantine,
+  publish,
+  publishSettings,
+  settingsFrom,
+  sync,
+  syncSettings,
+} from '../../src/publish/index.js';
 import type { Outcome, ParsedReport } from '../../src/reports/model.js';
 import { OTHER_USER, OWNER, testSeed } from '../helpers/emulator.js';
 import { clientOf, closeAll, publishEmulator, report, testOf } from '../helpers/publish.js';
@@ -394,5 +401,102 @@ test.each(ROWS)('the dry run predicts the requests of the run: $name', async (ro
   expect(run.requests.total).toBe(real.stats().total);
   expect({ predicted: read.total + dry.dryRun!.plannedRequests }).toEqual({
     predicted: real.stats().total,
+  });
+});
+
+/** Sync's plan (docs/design.md "Sync"): the same contract, on its own rows. */
+interface SyncRow {
+  name: string;
+  seed: Seed;
+  flags: Settings;
+  reports: ParsedReport[];
+}
+
+const stepsOf = (i: number, n: number) =>
+  Array.from({ length: n }, (_, s) => ({ action: `step ${s} of ${i}`, expectedResult: 'ok' }));
+/** Cases keyed `{classname}.{name}` and named after their keys, with a step each. */
+const keyed = (count: number, extra: Record<string, unknown> = {}) =>
+  Array.from({ length: count }, (_, i) => ({
+    name: `Suite.test${i}`,
+    automationKey: `Suite.test${i}`,
+    automationStatus: 'AUTOMATED',
+    status: 'ACTIVE',
+    ...extra,
+  }));
+const withSteps = (count: number, steps: number, from = 0) => [
+  report(
+    Array.from({ length: count }, (_, i) =>
+      testOf('Suite', `test${from + i}`, 'passed', { steps: stepsOf(from + i, steps) }),
+    ),
+  ),
+];
+
+const SYNC_ROWS: SyncRow[] = [
+  {
+    name: 'new cases with their steps',
+    seed: testSeed({ testCases: keyed(3) }),
+    flags: {},
+    reports: withSteps(6, 3),
+  },
+  {
+    name: 'steps added, changed and removed',
+    seed: testSeed({ testCases: keyed(4) }),
+    flags: {},
+    reports: [
+      report([
+        testOf('Suite', 'test0', 'passed', { steps: stepsOf(0, 2) }),
+        testOf('Suite', 'test1', 'passed', { steps: stepsOf(9, 1) }),
+      ]),
+    ],
+  },
+  {
+    name: 'retire-missing and renames',
+    seed: testSeed({
+      testCases: keyed(10).map((c, i) => (i < 3 ? { ...c, name: `old ${i}` } : c)),
+    }),
+    flags: { 'retire-missing': true, 'retire-max': 5 },
+    reports: tests(7),
+  },
+  {
+    name: 'migrate-keys',
+    seed: testSeed({
+      testCases: keyed(5).map((c, i) => ({ ...c, automationKey: `Suite test${i}` })),
+    }),
+    flags: { 'migrate-keys': '{classname} {name}' },
+    reports: tests(5),
+  },
+  {
+    name: 'case-fields: owner and priority from properties',
+    seed: testSeed({ testCases: keyed(3) }),
+    flags: { 'case-fields': 'owner=property:owner,priority=property:priority' },
+    reports: [
+      report(
+        Array.from({ length: 5 }, (_, i) =>
+          testOf('Suite', `test${i}`, 'passed', {
+            properties: { owner: 'bob@example.com', priority: 'HIGH' },
+          }),
+        ),
+      ),
+    ],
+  },
+];
+
+test.each(SYNC_ROWS)('the sync dry run predicts the requests of the sync: $name', async (row) => {
+  const [planned, real] = await Promise.all(
+    [0, 1].map(() =>
+      spaceOf({ name: row.name, seed: row.seed, publish: { settings: {}, reports: [] } }),
+    ),
+  );
+  const run = (emu: RunningEmulator, dryRun: boolean) =>
+    sync(clientOf(emu), {
+      ...syncSettings(settingsFrom({ ...row.flags, 'dry-run': dryRun }), {}),
+      reports: row.reports,
+    });
+  const dry = await run(planned!, true);
+  const read = planned!.stats();
+  expect(WRITES.map((m) => read.byMethod[m] ?? 0)).toEqual([0, 0, 0]);
+  await run(real!, false);
+  expect({ predicted: read.total + dry.plannedRequests }).toEqual({
+    predicted: real!.stats().total,
   });
 });
