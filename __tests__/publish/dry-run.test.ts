@@ -153,6 +153,20 @@ const ROWS: Row[] = [
     },
   },
   {
+    name: 'a Space keyed by the old template: the hint, and no case created',
+    seed: space(12),
+    publish: {
+      settings: { ...CI, 'create-missing-cases': true },
+      reports: [
+        report(
+          Array.from({ length: 12 }, (_, i) =>
+            testOf('Suite', `test${i}`, 'passed', { file: 'tests/suite.py' }),
+          ),
+        ),
+      ],
+    },
+  },
+  {
     name: 'sync: cases created and renamed before the results',
     seed: space(10),
     publish: { settings: { ...CI, sync: true }, reports: tests(14, (i) => i === 12) },

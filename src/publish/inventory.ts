@@ -21,8 +21,10 @@ import {
   checkAutomationKeyTemplate,
   compareKeys,
   createCase,
+  describeKeyHint,
   explicitKeyOf,
   keyBuilder,
+  keyHintOf,
   keyWarnings,
   MAX_FILTER_CHARS,
   type MatchOptions,
@@ -173,6 +175,16 @@ export async function sync(client: ServiceClient, options: SyncOptions): Promise
     : undefined;
   const cases = await readCases(client, entries, fields !== undefined);
   const stepsOf = await readSteps(client, entries, cases);
+  // Most tests have no case, and cases keyed by another template match them: say which (no request).
+  const keyed = entries.filter((e) => !e.explicit);
+  const missing = keyed.filter((e) => !caseOf(e, cases).found).map((e) => e.test);
+  const hint = await keyHintOf(
+    missing,
+    { tests: keyed.length, unmatched: missing.length, withheld: false },
+    options.match,
+    [...cases.byAuto.keys()],
+  );
+  if (hint) warn(describeKeyHint(hint, options.match.automationKey));
   stopIfInterrupted(options.signal);
 
   const plan = makePlan(entries, cases, stepsOf, options, (test) =>

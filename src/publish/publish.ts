@@ -25,6 +25,7 @@ import {
 } from './collisions.js';
 import {
   caseNameOf,
+  describeKeyHint,
   display,
   keyWarnings,
   matchTests,
@@ -269,6 +270,7 @@ async function matchAll(
     { tests, projectId, known, synced: (auto) => created.has(caseNameOf(auto)) },
     { ...options.match, dryRun: options.dryRun, logger: run.logger },
   );
+  if (match.keyHint) run.warn(describeKeyHint(match.keyHint, options.match.automationKey));
   if (match.unmatched.length && options.onUnmatched !== 'ignore') {
     const list = match.unmatched.slice(0, 20).map((u) => `  ${u.test} (${u.file}): ${u.reason}`);
     run.warn(
