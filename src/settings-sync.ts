@@ -3,6 +3,9 @@
  * settings table (src/settings.ts), which stays the one list every adapter reads.
  */
 
+/** Settings of sync that a publish reads only with `sync` (publish --sync). */
+const WITH_SYNC = [{ anyOf: ['sync'], in: { commands: ['publish'], modes: ['publish'] } }] as const;
+
 export const SYNC_SETTINGS = {
   'retire-missing': {
     type: 'boolean',
@@ -20,6 +23,7 @@ export const SYNC_SETTINGS = {
     commands: ['sync'],
     description:
       'Sync: refuse (exit 2, nothing written) when retire-missing would archive more than N cases, so that a partial run (one shard, a filtered run) cannot archive the suite. Default: 10% of the automated cases, at least 1.',
+    needs: [{ anyOf: ['retire-missing'] }],
   },
   'migrate-keys': {
     type: 'string',
@@ -38,6 +42,7 @@ export const SYNC_SETTINGS = {
     commands: ['publish', 'sync'],
     description:
       "Sync: the name of an automated test case. key: its automation key, given again when the case's name differs (a renamed test renames its case). keep: the key names a case when sync creates it, and sync never renames a case afterwards, so a name a person wrote stays.",
+    needs: WITH_SYNC,
   },
   'case-fields': {
     type: 'string',
@@ -46,6 +51,7 @@ export const SYNC_SETTINGS = {
     commands: ['publish', 'sync'],
     description:
       'Sync: report metadata to case fields, FIELD=SOURCE:NAME comma-separated; FIELD priority, owner (a user by email or name) or a custom field of test cases; SOURCE property:NAME (JUnit properties), tag:NAME (@NAME:VALUE tags of Cucumber, Playwright, CTRF), label:NAME (Allure labels, Playwright annotations). E.g. priority=tag:priority,owner=label:owner,component=property:component.',
+    needs: WITH_SYNC,
   },
   sync: {
     type: 'boolean',
