@@ -112,7 +112,8 @@ async function plannedGate(
       requests += casesInCycleChunks(cycleId, fixed, passed).length;
       const tests = failing.filter((id) => !isFailing(before.get(id)));
       triage = { quarantined: [], baseline, newFailures: [], stillFailing: [], fixed: [] };
-      triage.newFailures = await casesOf(client, tests, cycle);
+      // Who is told needs the cases' owners and names: read only to notify.
+      if (gate.notify) triage.newFailures = await casesOf(client, tests, cycle);
     }
   }
   if (trend) {
