@@ -78,7 +78,7 @@ test('30 of 30 tests unmatched under the new key: the hint names the template, t
   expect(cases(emu)).toHaveLength(N);
   const hint = first.err.split('\n').find((line) => line.includes('keyed by'))!;
   expect(hint).toBe(
-    `warn: ${N} of ${N} tests match no test case by --automation-key "{file} › {test}", but test cases keyed by "{classname}.{name}" (the default until 0.1.0) match 25 of the 25 looked up by that key; no test case was created for them (each would duplicate one). ` +
+    `warn: ${N} of ${N} tests match no test case by --automation-key "{file} › {test}", but test cases keyed by "{classname}.{name}" (the default until 0.1.0) match 25 of the 25 looked up by that key; no test case is created for them (each would duplicate one). ` +
       `To match the cases as they are keyed: --automation-key '{classname}.{name}'. ` +
       `To give those cases the keys of "{file} › {test}" once, keeping their history: testcycle sync --report ${file} --migrate-keys '{classname}.{name}' (add --dry-run first to see the plan).`,
   );

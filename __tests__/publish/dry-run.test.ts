@@ -353,6 +353,68 @@ const ROWS: Row[] = [
     },
   },
   {
+    name: 'merge worst and error-as BLOCKED into an existing cycle',
+    seed: space(12),
+    before: [{ settings: CI, reports: tests(12, (i) => i < 4) }],
+    publish: {
+      settings: { ...CI, merge: 'worst', 'error-as': 'BLOCKED', 'max-blocked': 0 },
+      reports: [
+        report(
+          Array.from({ length: 12 }, (_, i) =>
+            testOf('Suite', `test${i}`, i % 3 === 0 ? 'error' : 'passed'),
+          ),
+        ),
+      ],
+    },
+  },
+  {
+    name: 'a re-run with nothing to write, every triage option on',
+    seed: space(6),
+    before: [
+      ...FLIPPING,
+      nightly(
+        '4',
+        tests(6, (i) => i === 1 || i === 3),
+        {
+          'max-new-failures': 5,
+          'auto-quarantine': '2/10',
+          notify: 'owners',
+        },
+      ),
+    ],
+    publish: nightly(
+      '4',
+      tests(6, (i) => i === 1 || i === 3),
+      {
+        'max-new-failures': 5,
+        'max-pass-rate-drop': 50,
+        'auto-quarantine': '2/10',
+        'release-after': 2,
+        notify: 'owners',
+      },
+    ),
+  },
+  {
+    name: '150 tests, 8 quarantined, trend and new failures',
+    seed: space(150),
+    before: [
+      nightly(
+        '1',
+        tests(150, (i) => i % 5 === 0),
+      ),
+      ...[0, 10, 20, 30, 40, 50, 60, 70].map((n) => ({ quarantine: `DEMO-T${n + 1}` })),
+    ],
+    publish: nightly(
+      '2',
+      tests(150, (i) => i % 3 === 0),
+      {
+        'max-new-failures': 100,
+        'max-pass-rate-drop': 50,
+        notify: 'owners',
+      },
+    ),
+  },
+  {
     name: 'everything at once',
     seed: space(8),
     before: [...FLIPPING, { quarantine: 'DEMO-T6' }],

@@ -496,7 +496,7 @@ export async function keyHintOf(
 export function describeKeyHint(hint: KeyHint, current: string): Words {
   const which = `"${hint.template}"${hint.template === PREVIOUS_AUTOMATION_KEY ? ' (the default until 0.1.0)' : ''}`;
   return (w) =>
-    `${hint.unmatched} of ${hint.tests} tests match no test case by ${w.name('automation-key')} "${current}", but test cases keyed by ${which} match ${hint.matched} of the ${hint.sampled} looked up by that key${hint.withheld ? `; no test case was created for them (each would duplicate one)` : ''}. ` +
+    `${hint.unmatched} of ${hint.tests} tests match no test case by ${w.name('automation-key')} "${current}", but test cases keyed by ${which} match ${hint.matched} of the ${hint.sampled} looked up by that key${hint.withheld ? `; no test case is created for them (each would duplicate one)` : ''}. ` +
     `To match the cases as they are keyed: ${w.value('automation-key', `'${hint.template}'`)}. ` +
     `To give those cases the keys of "${current}" once, keeping their history: ${commandOf(w, 'sync', { 'migrate-keys': hint.template })} (add ${w.name('dry-run')} first to see the plan).`;
 }
