@@ -10,9 +10,14 @@ import type { RunningEmulator } from '../../src/emulator/index.js';
 import { describeKeyHint } from '../../src/publish/match.js';
 import { ACTION_WORDS } from '../../src/action/inputs.js';
 import { closeEmulators, emulator, RW, testSeed } from '../helpers/emulator.js';
+import { clientOf, closeClients, options, testOf } from '../helpers/publish.js';
+import { publish } from '../../src/publish/index.js';
 import { runCli } from '../helpers/cli.js';
 
-afterEach(closeEmulators);
+afterEach(async () => {
+  await closeClients();
+  await closeEmulators();
+});
 
 const N = 30;
 
@@ -140,4 +145,30 @@ test('sync, which reads every automated case, gives the same hint without a requ
   );
   // The Space and the one page of automated cases, as any sync.
   expect(JSON.parse(plan.out).requests.total).toBe(2);
+});
+
+test('a matching that listed every automated case answers the hint from that listing: no request more', async () => {
+  // Keys long enough that one listing of the 150 cases (2 pages) beats 4 `in` lookups.
+  const n = 150;
+  const name = (i: number) => `test_${'long_name_'.repeat(5)}${i}`;
+  const emu = await emulator({
+    rateLimit: '1000/1m',
+    seed: testSeed({
+      testCases: Array.from({ length: n }, (_, i) => ({
+        name: `case ${i}`,
+        automationKey: `tests.test_shop.${name(i)}`,
+        status: 'ACTIVE',
+      })),
+    }),
+  });
+  const tests = Array.from({ length: n }, (_, i) =>
+    testOf('tests.test_shop', name(i), 'passed', { file: 'tests/test_shop.py' }),
+  );
+  const client = clientOf(emu);
+  const result = await publish(client, options([{ file: 'junit.xml', format: 'junit', tests }]));
+  expect(result.warnings[0]).toMatch(
+    /^150 of 150 tests match no test case by automation-key "\{file\} › \{test\}", but test cases keyed by "\{classname\}\.\{name\}" \(the default until 0\.1\.0\) match 150 of the 150 looked up/,
+  );
+  // The Space, the cycle's lookup, its rank and create, two pages of automated cases.
+  expect(emu.stats().total).toBe(6);
 });

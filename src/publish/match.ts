@@ -409,6 +409,8 @@ async function casesByAutomationKey(
     for await (const page of listing) {
       found.push(...page.data);
       pagesRead++;
+      // Read to its end: every automated case of the Space is known.
+      if (!page.next) all = true;
       if (mustList) continue;
       // After each page: the rest of the listing, or chunks for the keys still missing.
       for (const r of page.data) seen.add(String(r.attributes.automationKey));
@@ -419,8 +421,6 @@ async function casesByAutomationKey(
       if (!page.next) rest = [];
       break;
     }
-    // Read to its end: every automated case of the Space is known.
-    all = pagesRead > 0 && (mustList || rest.length === 0);
     if (mustList) return { found, all };
   }
   for (const filter of chunksOf(rest)) {
