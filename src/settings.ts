@@ -21,7 +21,8 @@ import {
   REPORT_FORMAT_IDS,
 } from './shared/defaults.js';
 import { DEFAULT_RATE_LIMIT, formatRateLimit } from './shared/rate.js';
-import { settingReaders } from './shared/setting-readers.js';
+import type { Words } from './shared/errors.js';
+import { listSetting, settingReaders, type SettingSource } from './shared/setting-readers.js';
 import { SYNC_SETTINGS } from './settings-sync.js';
 
 /** The action's `mode` values. */
@@ -124,6 +125,23 @@ export interface Setting {
    * CLI's --help lists once, apart from each command's own flags (src/cli/flags.ts).
    */
   common?: true;
+  /**
+   * What the setting needs to have any effect: each need must hold, or a run that gives the
+   * setting is warned, before its first request, that it is ignored (`idleSettings`).
+   */
+  needs?: readonly Need[];
+}
+
+/**
+ * One condition a setting needs (docs/design.md "Settings that do nothing"): one of `anyOf` is on
+ * (a boolean true, a list with a value, any other setting given a value other than its default),
+ * or, with `threshold`, any gate threshold.
+ */
+export interface Need {
+  anyOf: readonly string[];
+  threshold?: true;
+  /** Only where the setting is read in these commands (CLI) and modes (action); absent: everywhere. */
+  in?: { commands?: readonly CommandName[]; modes?: readonly Mode[] };
 }
 
 const SERVICE: readonly CommandName[] = [
@@ -139,6 +157,8 @@ const SERVICE: readonly CommandName[] = [
 const GATE_MODES: readonly Mode[] = ['publish', 'gate'];
 const GATE_COMMANDS: readonly CommandName[] = ['publish', 'gate'];
 const CYCLE_TARGET: readonly CommandName[] = ['publish', 'gate', 'cycle close'];
+/** A need that holds where publish reads the setting (other commands read it for themselves). */
+const IN_PUBLISH = { commands: ['publish'], modes: ['publish'] } as const;
 /** The extensions the discovery code reads (src/reports/discover.ts), in words: `.xml, ... and .trx`. */
 const EXTENSIONS = REPORT_EXTENSIONS.map((e) => `.${e}`);
 const REPORT_FILES = `Report files: globs or directories (a repeatable flag, or one per line or comma-separated); a pattern starting with ! excludes; a directory stands for the ${EXTENSIONS.slice(0, -1).join(', ')} and ${EXTENSIONS.at(-1)} files below it. A glob that matches nothing fails.`;
@@ -244,6 +264,7 @@ export const SETTINGS = {
     commands: ['publish'],
     description: 'Create the cycle when no cycle has this name (false = fail instead).',
     negated: 'Fail when no cycle has this name, instead of creating it.',
+    needs: [{ anyOf: ['cycle-name'] }],
   },
   'reopen-done-cycle': {
     type: 'boolean',
@@ -266,6 +287,10 @@ export const SETTINGS = {
     commands: ['publish', 'cycle create'],
     flag: { 'cycle create': 'custom-fields' },
     description: 'Custom fields for a cycle this run creates, as JSON, e.g. {"build": "1.2.3"}.',
+    needs: [
+      { anyOf: ['cycle-name'], in: IN_PUBLISH },
+      { anyOf: ['create-cycle'], in: IN_PUBLISH },
+    ],
   },
   'cycle-status': {
     type: 'choice',
@@ -444,6 +469,13 @@ export const SETTINGS = {
     commands: [...GATE_COMMANDS, ...QUARANTINE_COMMANDS, 'report'],
     description:
       'The string custom field of test cases that holds a quarantine ({"since","until","reason","by"} as JSON). The gate leaves quarantined tests out of every threshold; their results are still written. The report marks them.',
+    needs: [
+      {
+        anyOf: ['notify', 'notify-users', 'gate-filter', 'auto-quarantine', 'release-after'],
+        threshold: true,
+        in: IN_PUBLISH,
+      },
+    ],
   },
   'quarantine-expiry-days': {
     type: 'integer',
@@ -504,6 +536,7 @@ export const SETTINGS = {
     commands: GATE_COMMANDS,
     description:
       "max-new-failures: auto compares a pull request's run with the latest complete cycle of baseline-series (the base branch's nightly) and any other run with the previous cycle of its own series (cycle-name's template, of the same branch or PR where the template names it); previous and series pick one of the two for every run. baseline-cycle wins over all.",
+    needs: [{ anyOf: ['max-new-failures', 'notify', 'notify-users'] }],
   },
   'baseline-series': {
     type: 'string',
@@ -513,6 +546,7 @@ export const SETTINGS = {
     commands: GATE_COMMANDS,
     description:
       "max-new-failures: the base branch's series, whose latest complete cycle (DONE, or followed by a later cycle of the series) a pull request is compared with; {branch} stands for the PR's target branch, * for any text, each other placeholder for what it stands for ({date} a date). A cycle named by this run's cycle-name with its {pr} is never the baseline.",
+    needs: [{ anyOf: ['max-new-failures', 'notify', 'notify-users'] }],
   },
   'baseline-cycle': {
     type: 'string',
@@ -521,6 +555,7 @@ export const SETTINGS = {
     commands: GATE_COMMANDS,
     description:
       'max-new-failures: the cycle to compare with, by key or name, or by a pattern such as "Nightly main {date}" the latest complete cycle of that series (DONE, or followed by a later one); it wins over baseline.',
+    needs: [{ anyOf: ['max-new-failures', 'notify', 'notify-users'] }],
   },
   'auto-quarantine': {
     type: 'string',
@@ -620,6 +655,7 @@ export const SETTINGS = {
     modes: GATE_MODES,
     commands: GATE_COMMANDS,
     description: 'A URL for links in the summary, e.g. https://app.example/cycles/{key}.',
+    needs: [{ anyOf: ['summary-file'], in: { commands: ['publish', 'gate'] } }],
   },
   'github-token': {
     type: 'secret',
@@ -641,6 +677,7 @@ export const SETTINGS = {
     modes: GATE_MODES,
     description:
       'Check run: at most this many failed tests annotated (GitHub takes 50 per request, so each 50 more cost one request; the job summary lists every failure). 0: none.',
+    needs: [{ anyOf: ['check-name'] }],
   },
   comment: {
     type: 'choice',
@@ -820,6 +857,87 @@ export const {
 export const THRESHOLD_KEYS: readonly string[] = Object.entries(SETTINGS as Record<string, Setting>)
   .filter(([, s]) => s.threshold)
   .map(([key]) => key);
+
+/** Where settings are read: a command of the CLI, or a mode of the action. */
+export type Place = { command: CommandName } | { mode: Mode };
+
+/**
+ * The settings a run gives that do nothing where it gives them (docs/design.md "Settings that do
+ * nothing"), each as a warning to log before the first request: in the action, an input its mode
+ * does not read; anywhere, a setting whose `needs` do not hold. `given` holds what the user gave
+ * (flags, inputs: a variable set for every step is no mistake of this one), `all` every value the
+ * run reads, its variables too.
+ */
+export function idleSettings(given: SettingSource, all: SettingSource, place: Place): Words[] {
+  const where = (p: Need['in']) =>
+    !p ||
+    ('command' in place
+      ? (p.commands ?? []).includes(place.command)
+      : (p.modes ?? []).includes(place.mode));
+  const rows = 'command' in place ? settingsOfCommand(place.command) : actionInputs();
+  const warnings: Words[] = [];
+  for (const [key, s] of rows) {
+    const value = givenValue(given, key, s);
+    if (value === undefined) continue;
+    if ('mode' in place && !s.modes!.includes(place.mode)) {
+      const modes = `mode${s.modes!.length > 1 ? 's' : ''} ${s.modes!.join(', ')}`;
+      warnings.push(
+        (w) =>
+          `${w.value(key, value)} has no effect in mode ${place.mode} (it is read in ${modes}); it is ignored.`,
+      );
+      continue;
+    }
+    const unmet = (s.needs ?? []).find(
+      (need) =>
+        where(need.in) &&
+        !need.anyOf.some((k) => isOn(all, k)) &&
+        !(need.threshold && THRESHOLD_KEYS.some((k) => isOn(all, k))),
+    );
+    if (unmet)
+      warnings.push(
+        (w) => `${w.value(key, value)} has no effect ${lacking(unmet, w)}; it is ignored.`,
+      );
+  }
+  return warnings;
+}
+
+/** The value a setting was given, when it differs from the table's default (else undefined). */
+function givenValue(src: SettingSource, key: string, s: Setting): string | boolean | undefined {
+  // The action passes such a default as a value: it cannot tell given from not.
+  if (s.actionDefault !== undefined) return undefined;
+  if (s.type === 'boolean') {
+    const b = src.bool(key);
+    return b === undefined || b === (s.default === 'true') ? undefined : b;
+  }
+  if (s.type === 'list') {
+    const list = listSetting(src, key);
+    return list.length ? list.join(',') : undefined;
+  }
+  const v = src.string(key)?.trim();
+  return v && v !== s.default ? v : undefined;
+}
+
+/** On: a boolean true (its default counts), a list with a value, else a value other than the default. */
+function isOn(src: SettingSource, key: string): boolean {
+  const s = settingOf(key)!;
+  if (s.type === 'boolean') return flag(src, key);
+  if (s.type === 'list') return listSetting(src, key).length > 0;
+  const v = src.string(key)?.trim();
+  return !!v && v !== s.default;
+}
+
+/** "without --sync", "without a gate threshold, --notify or --gate-filter", "with --no-create-cycle". */
+function lacking(need: Need, w: Parameters<Words>[0]): string {
+  const onByDefault = (k: string) =>
+    settingOf(k)!.type === 'boolean' && settingOf(k)!.default === 'true';
+  if (need.anyOf.every(onByDefault))
+    return `with ${need.anyOf.map((k) => w.value(k, false)).join(' and ')}`;
+  const names = [
+    ...(need.threshold ? ['a gate threshold'] : []),
+    ...need.anyOf.map((k) => w.name(k)),
+  ];
+  return `without ${names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1)}` : names[0]}`;
+}
 
 /** The common flags (rows marked `common`), in table order. */
 export const COMMON_KEYS: readonly string[] = Object.entries(SETTINGS as Record<string, Setting>)

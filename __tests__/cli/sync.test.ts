@@ -86,7 +86,9 @@ test('--retire-max junk is a config error before any request; without --retire-m
   expect(emu.stats().total).toBe(0);
   const idle = await runCli(['sync', '--report', junit(3), '--retire-max', '5', '--dry-run'], env);
   expect(idle.code).toBe(0);
-  expect(idle.err).toContain('--retire-max has no effect without --retire-missing.');
+  expect(idle.err).toContain(
+    '--retire-max 5 has no effect without --retire-missing; it is ignored.',
+  );
 });
 
 test('a name a person wrote: kept by default (the dry run shows both names and the flag), renamed by --case-names replace, never listed under keep; TESTCYCLE_CASE_NAMES does the same; a bad value names the flag or variable before any request', async () => {

@@ -12,7 +12,7 @@ test('the demo publishes the examples, gates, prints the summary and the request
     );
   });
   expect(code).toBe(0);
-  expect(stdout).toContain('dry run: nothing written; about 34 more requests planned');
+  expect(stdout).toContain('dry run: nothing written; 34 more requests planned (38 in all)');
   expect(stdout).toMatch(
     /results: 12 passed, 2 failed, 0 blocked, 2 skipped, 0 not executed \(16 total\), pass rate 85\.71%/,
   );

@@ -411,10 +411,13 @@ describe('dry run', () => {
     const dry = await publish(clientOf(emu), options([reportOf(5)], { dryRun: true }));
     expect(dry.dryRun).toEqual({
       plannedRequests: 12,
+      // The Space, the cycle's lookup and the cases' lookup, then the plan.
+      totalRequests: 15,
       createCycle: true,
       activateCycle: false,
       create: 5,
       update: 0,
+      casesToCreate: 0,
     });
     // A plan: no status for a cycle that does not exist, no verdict for a gate never evaluated.
     expect(dry.cycle).toEqual({ id: null, key: null, name: 'CI run', status: '' });

@@ -743,31 +743,8 @@ describe('retire-grace: the Space remembers the runs', () => {
   });
 });
 
-describe('options that do nothing warn', () => {
-  test.each([
-    [{ 'retire-max': '5' }, 'retire-max has no effect without retire-missing.'],
-    [
-      { 'retire-grace': 2, 'retire-series': 'Nightly *' },
-      'retire-grace has no effect without retire-missing.',
-    ],
-    [
-      { 'retire-scope': '^src/' },
-      'retire-scope has no effect without retire-missing or follow-renames.',
-    ],
-    [
-      { 'retire-missing': true, 'retire-series': 'Nightly *' },
-      'retire-series has no effect without retire-grace.',
-    ],
-  ])('%j', async (flags, warning) => {
-    const dir = workspace(sources());
-    const emu = await publishEmulator({ seed: seedOf() });
-    const result = await sync(clientOf(emu), {
-      ...syncSettings(settingsFrom({ workspace: dir, ...flags }), {}),
-      reports: runOf(dir),
-    });
-    expect(result.warnings).toContain(warning);
-  });
-});
+// Options that do nothing (retire-max, retire-grace, retire-scope, retire-series without what
+// they need) are rows' `needs` in the settings table: __tests__/cli/idle-settings.test.ts.
 
 describe('the dry run shows it all', () => {
   test('what would be archived, what is kept and why, likely renames: and writes nothing', async () => {

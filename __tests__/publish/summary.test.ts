@@ -144,13 +144,21 @@ test('a dry run reads as a plan: a cycle that would be created, what would chang
     cycle: { id: null, key: null, name: 'Nightly', status: '' },
     gate: { passed: true, reasons: [], evaluated: false },
     writes: { created: 0, updated: 0, unchanged: 4, casesCreated: 0 },
-    dryRun: { plannedRequests: 12, createCycle: true, activateCycle: false, create: 30, update: 5 },
+    dryRun: {
+      plannedRequests: 12,
+      totalRequests: 16,
+      createCycle: true,
+      activateCycle: false,
+      create: 30,
+      update: 5,
+      casesToCreate: 0,
+    },
   };
   const md = renderSummary(plan, []);
   expect(md).toContain('## testcycle: 📝 Dry run: the plan, nothing written');
   expect(md).toContain('**Cycle** Nightly (would be created)');
   expect(md).toContain(
-    '**Plan** would create 30, update 5, leave 4 unchanged · about 12 more requests · Requests: 76 (reads) · Gate: not evaluated (dry run)',
+    '**Plan** would create 30, update 5, leave 4 unchanged · 12 more requests (16 in all) · Requests: 76 (reads) · Gate: not evaluated (dry run)',
   );
   expect(md).not.toMatch(/ACTIVE|Gate passed|Published/);
 });

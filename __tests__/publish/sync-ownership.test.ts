@@ -510,13 +510,6 @@ describe('fields mapped from labels', () => {
       priority: 'HIGH',
       component: 'billing',
     });
-    const alone = await sync(
-      clientOf(emu),
-      syncOptions(tagged('high'), { 'ownership-field': OWN }),
-    );
-    expect(alone.warnings).toEqual([
-      'ownership-field has no effect without case-fields: it records the mapped values sync writes',
-    ]);
     expect(() => syncOptions([], { ...mapping, 'ownership-field': 'component' })).toThrow(
       /ownership-field: component is mapped by case-fields too/,
     );

@@ -33,6 +33,12 @@ const isInput = (key: string) => settingOf(key)?.modes !== undefined;
 export const ACTION_WORDS: SettingWords = {
   name: (key) => (isInput(key) ? `input ${key}` : key),
   value: (key, value) => (isInput(key) ? `${key}: ${value}` : `${key} ${value}`),
+  command: (mode, settings) =>
+    `a step with mode: ${mode}, ${Object.entries(settings)
+      .map(([key, value]) => `${key}: '${value.replace(/'/g, "''")}'`)
+      .join(
+        ', ',
+      )} and the inputs of this step that mode ${mode} reads (reports, base-url, token, ...)`,
 };
 
 /** How a publish or gate step shows its result on GitHub: inputs read and checked with the others. */

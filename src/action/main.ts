@@ -33,7 +33,7 @@ import { describeSyncResult, sync } from '../publish/inventory.js';
 import { syncSettings } from '../publish/sync-settings.js';
 import { renderSyncSummary } from '../publish/sync-summary.js';
 import type { ParsedReport } from '../reports/index.js';
-import { choice, flag, type Mode } from '../settings.js';
+import { choice, flag, idleSettings, type Mode } from '../settings.js';
 import { commentOnPullRequest } from './comment.js';
 import {
   ACTION_WORDS,
@@ -186,6 +186,8 @@ export async function run(): Promise<void> {
       ACTION_WORDS,
     );
     const step = await PREPARE[mode](logger, redactor);
+    // Every input read and checked; before the first request, those that do nothing are said.
+    for (const warning of idleSettings(inputSource, inputSource, { mode })) logger.warn(warning);
     const client = new ServiceClient({
       ...options,
       redactor,

@@ -94,7 +94,7 @@ export function setOutputs(result: PublishResult, secrets: Redactor): void {
       created: result.dryRun?.create ?? result.writes.created,
       updated: result.dryRun?.update ?? result.writes.updated,
       unchanged: result.writes.unchanged,
-      'cases-created': result.writes.casesCreated,
+      'cases-created': result.dryRun?.casesToCreate ?? result.writes.casesCreated,
       unmatched: result.unmatched.length,
       requests: result.requests.total,
       'requests-retried': result.requests.retried,

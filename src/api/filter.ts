@@ -151,19 +151,38 @@ export function encodedLength(filter: Filter): number {
 export function chunkIn(
   field: string,
   values: readonly Exclude<FilterValue, null>[],
-  options: { maxItems: number; maxEncodedLength: number; wrapChunk?: (chunk: Filter) => Filter },
+  options: ChunkOptions,
 ): Filter[] {
+  return chunkGroups(field, values, options).map((chunk) => chunk.filter);
+}
+
+export interface ChunkOptions {
+  maxItems: number;
+  maxEncodedLength: number;
+  wrapChunk?: (chunk: Filter) => Filter;
+}
+
+/**
+ * chunkIn's chunks with the values each holds: a dry run counts the rows (and so the pages) each
+ * chunk of a read would return (src/publish/plan-cost.ts).
+ */
+export function chunkGroups(
+  field: string,
+  values: readonly Exclude<FilterValue, null>[],
+  options: ChunkOptions,
+): { values: Exclude<FilterValue, null>[]; filter: Filter }[] {
   const wrapChunk = options.wrapChunk ?? ((chunk: Filter) => chunk);
   const all = [...new Set(values)];
   const unique = all.filter((v) => typeof v !== 'string' || !isEvaluated(v));
   // Rare values the service would evaluate: one lookup each, by their pieces.
-  const chunks: Filter[] = all
+  const chunks: { values: Exclude<FilterValue, null>[]; filter: Filter }[] = all
     .filter((v): v is string => typeof v === 'string' && isEvaluated(v))
-    .map((v) => wrapChunk(f.same(field, v)));
+    .map((v) => ({ values: [v], filter: wrapChunk(f.same(field, v)) }));
   let current: Exclude<FilterValue, null>[] = [];
   // Cost of the constant part, then of each value with its ", " separator.
   const overhead = encodedLength(wrapChunk(f.in(field, ['']))) - encodeURIComponent('""').length;
   let size = overhead;
+  const close = () => chunks.push({ values: current, filter: wrapChunk(f.in(field, current)) });
   for (const value of unique) {
     const cost =
       encodeURIComponent(literal(value)).length +
@@ -177,13 +196,13 @@ export function chunkIn(
       current.length &&
       (current.length >= options.maxItems || size + cost > options.maxEncodedLength)
     ) {
-      chunks.push(wrapChunk(f.in(field, current)));
+      close();
       current = [];
       size = overhead;
     }
     size += current.length ? cost : encodeURIComponent(literal(value)).length;
     current.push(value);
   }
-  if (current.length) chunks.push(wrapChunk(f.in(field, current)));
+  if (current.length) close();
   return chunks;
 }

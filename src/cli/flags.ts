@@ -88,7 +88,33 @@ export function cliWords(
         return isNegatedFlag(s) ? `--no-${flagNameOf(key, command)}` : `no ${flag(key)}`;
       return `${flag(key)} ${value}`;
     },
+    command: (name, settings) => {
+      const target = name as CommandName;
+      const takes = new Set(settingsOfCommand(target).map(([key]) => key));
+      const words = [`testcycle ${target}`];
+      // This run's flags that the other command takes too, as typed (variables carry themselves);
+      // never a secret, and not what shapes only this run's output.
+      for (const [key, s] of settingsOfCommand(command)) {
+        if (!takes.has(key) || key in settings || s.type === 'secret' || !CARRIED(key)) continue;
+        const given = values[typedFlag(key, s, command)];
+        if (given === true) words.push(`--${typedFlag(key, s, target)}`);
+        else if (given !== undefined && given !== false)
+          for (const one of [given].flat())
+            words.push(`--${flagNameOf(key, target)} ${shellWord(one)}`);
+      }
+      for (const [key, value] of Object.entries(settings))
+        words.push(`--${flagNameOf(key, target)} ${shellWord(value)}`);
+      return words.join(' ');
+    },
   };
+}
+
+/** Flags of a run that another command it suggests should not take over: a plan, its output. */
+const CARRIED = (key: string) => !['dry-run', 'json', 'summary-file'].includes(key);
+
+/** A word as a POSIX shell reads it back unchanged: bare when plain, else in single quotes. */
+export function shellWord(text: string): string {
+  return /^[\w./:=@%+,-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The settings every command that talks to the service takes (rows marked `common`): listed once in the help. */

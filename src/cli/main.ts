@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { messageOf, type SettingWords, TestcycleError, UsageError } from '../shared/errors.js';
 import { Redactor, createLogger, safeLines, type Logger } from '../shared/redact.js';
 import type { SettingSource } from '../shared/setting-readers.js';
-import type { CommandName } from '../settings.js';
+import { type CommandName, idleSettings } from '../settings.js';
 import { VERSION } from '../version.js';
 import { runEmulatorCommand } from './emulator.js';
 import { EXIT_CODES, exitCodesHelp } from './exit-codes.js';
@@ -179,14 +179,11 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       values.verbose ? 'debug' : 'info',
       words,
     );
-    return await COMMANDS[name].run({
-      command: name,
-      values,
-      settings: cliSource(name, values, io.env),
-      io,
-      redactor,
-      logger,
-    });
+    const settings = cliSource(name, values, io.env);
+    // Flags that do nothing here are said first (a variable set for every step is no mistake).
+    for (const warning of idleSettings(cliSource(name, values, {}), settings, { command: name }))
+      logger.warn(warning);
+    return await COMMANDS[name].run({ command: name, values, settings, io, redactor, logger });
   } catch (error) {
     if (error instanceof TestcycleError) {
       say(`testcycle ${name}: ${words ? error.describe(words) : error.message}`);

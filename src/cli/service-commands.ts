@@ -218,8 +218,8 @@ function humanResult(r: PublishResult, reports: ParsedReport[], color: boolean):
   );
   if (plan) {
     lines.push(
-      `plan: would create ${plan.create}, update ${plan.update}, leave ${r.writes.unchanged} unchanged`,
-      `dry run: nothing written; about ${plan.plannedRequests} more requests planned`,
+      `plan: would create ${plan.create}, update ${plan.update}, leave ${r.writes.unchanged} unchanged${plan.casesToCreate ? `; ${plan.casesToCreate} test cases to create` : ''}`,
+      `dry run: nothing written; ${plan.plannedRequests} more requests planned (${plan.totalRequests} in all)`,
       'gate: skipped (dry run)',
     );
   } else if (r.writes.created + r.writes.updated + r.writes.unchanged + r.writes.casesCreated > 0) {

@@ -12,7 +12,7 @@
  */
 import { type Resource, type ServiceClient } from '../api/client.js';
 import { ConfigError } from '../shared/errors.js';
-import { chunkIn, f } from '../api/filter.js';
+import { chunkIn, f, type Filter } from '../api/filter.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { isFailing } from './baseline.js';
 import { DEFAULT_QUARANTINE_EXPIRY_DAYS, DEFAULT_QUARANTINE_FIELD } from '../shared/defaults.js';
@@ -27,6 +27,7 @@ import {
 } from './quarantine.js';
 import { type CiIdentity, isPullRequest } from './context.js';
 import { describeSeries, laneOf, matchesPattern, patternFilter, recordsOf } from './series.js';
+import { chunkedReads, isStandIn, pagesOf } from './plan-cost.js';
 
 export interface AutoQuarantineOptions {
   /** FLIPS/CYCLES of `--auto-quarantine`. */
@@ -129,7 +130,8 @@ export async function applyAutoQuarantine(
     h[at.get(cycleId)!] = result;
     histories.set(caseId, h);
   };
-  const stored = ids.filter((id) => id !== '');
+  // A dry run's cycle that does not exist yet has a stand-in id: it holds no executions.
+  const stored = ids.filter((id) => !isStandIn(id));
   // Who fails now (or failed in the window), and who is quarantined: the candidates.
   const failingNow = new Set<string>();
   if (options.planned)
@@ -143,6 +145,7 @@ export async function applyAutoQuarantine(
   // The quarantines that count now: an expired one (its until or the default expiry past) is
   // quarantined again by the rule when the test still flips.
   const quarantined = new Map<string, Resource<'test_cases'>>();
+  const beforeQuarantined = client.stats.total;
   for await (const c of client.iterate<'test_cases'>('/test_cases', {
     filter: f.isNotNull(`customFields.${options.field}`),
     fields: { test_cases: ['testCaseKey', 'name', 'customFields', 'updatedAt'] },
@@ -161,14 +164,19 @@ export async function applyAutoQuarantine(
       key: String(c.attributes.testCaseKey ?? c.id),
       name: String(c.attributes.name ?? ''),
     });
-  if (candidates.length && stored.length)
-    for (const chunk of chunkIn('testCaseId', candidates, {
-      maxItems: 100,
-      maxEncodedLength: MAX_FILTER_CHARS - 40 * stored.length,
-      wrapChunk: (c) => f.and(f.in('testCycleId', stored), c),
-    }))
+  const quarantinedReads = client.stats.total - beforeQuarantined;
+  // The candidates' executions in the stored cycles, `in` chunks under the URL limit. A dry run
+  // reads those of the cases that exist (a case it would create has no past).
+  const inCycles = (cycleIds: string[]) => ({
+    maxItems: 100,
+    maxEncodedLength: MAX_FILTER_CHARS - 40 * cycleIds.length,
+    wrapChunk: (c: Filter) => f.and(f.in('testCycleId', cycleIds), c),
+  });
+  const existing = candidates.filter((id) => !isStandIn(id));
+  if (existing.length && stored.length)
+    for (const filter of chunkIn('testCaseId', existing, inCycles(stored)))
       for await (const page of client.pages<'test_case_executions'>('/test_case_executions', {
-        filter: chunk,
+        filter,
         include: ['testCase'],
         fields: {
           test_case_executions: ['testCaseId', 'testCycleId', 'result'],
@@ -213,8 +221,20 @@ export async function applyAutoQuarantine(
     }
   }
   const changes = out.quarantined.length + out.released.length;
-  // A dry run took this cycle's failures from its plan; the real run reads them (one request).
-  out.readRequests = client.stats.total - startedAt + (options.planned && options.rule ? 1 : 0);
+  out.readRequests = options.planned
+    ? // The run's reads, not this dry run's (docs/design.md "Dry run"): the series page, this
+      // cycle's failures (pages of them once written), the quarantined cases, and the candidates'
+      // executions in every cycle of the window, this one included, a page per 100 of them.
+      1 +
+      (options.rule ? pagesOf(failingNow.size) : 0) +
+      quarantinedReads +
+      chunkedReads(
+        'testCaseId',
+        candidates,
+        inCycles(ids),
+        (id) => (histories.get(id) ?? []).filter((r) => r !== undefined).length,
+      )
+    : client.stats.total - startedAt;
   out.writeRequests = changes ? 1 + 2 * changes : 0;
   if (options.planned) return { ...out, planned: true };
   if (!changes) return out;

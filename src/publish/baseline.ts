@@ -168,10 +168,5 @@ export async function readBaseline(
   return results;
 }
 
-/** Requests of readBaseline for a baseline of about n executions (at least the first page). */
-export function baselineCost(n: number): number {
-  return Math.max(1, Math.ceil(n / 100));
-}
-
 export const isFailing = (r: ExecutionResult | undefined): boolean =>
   r === 'FAILED' || r === 'BLOCKED';

@@ -8,7 +8,6 @@ import { evaluateGate, type GateOptions, hasThresholds, passRate } from './gate.
 import { ruleStep } from './auto-quarantine.js';
 import { notifyWarnings, tellOwners } from './notify.js';
 import { warningList } from './warnings.js';
-import { ineffectiveSettings } from './triage.js';
 import { populateCycle } from './populate.js';
 import { cycleInfo, type PublishResult, requestsOf } from './publish.js';
 
@@ -33,7 +32,6 @@ export async function gateCycle(
   logger: Logger = silentLogger,
 ): Promise<PublishResult> {
   const { warnings, warn } = warningList(logger);
-  for (const warning of ineffectiveSettings(gate)) warn(warning);
   const cycle = await mustFind(client, target);
   const autoQuarantine = await ruleStep(client, gate, cycle);
   for (const warning of autoQuarantine?.warnings ?? []) warn(warning);

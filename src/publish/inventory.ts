@@ -28,8 +28,10 @@ import {
   checkAutomationKeyTemplate,
   compareKeys,
   createCase,
+  describeKeyHint,
   explicitKeyOf,
   keyBuilder,
+  keyHintOf,
   keyWarnings,
   MAX_FILTER_CHARS,
   type MatchOptions,
@@ -65,7 +67,6 @@ import {
   type RetireOptions,
   type Retirement,
   type RetireReport,
-  retireWarnings,
 } from './retire.js';
 import { warningList } from './warnings.js';
 import { DEFAULT_RETIRE_MAX_PERCENT } from '../shared/defaults.js';
@@ -192,7 +193,6 @@ export async function sync(client: ServiceClient, options: SyncOptions): Promise
   client.scheduler.stopWaitingOn(options.signal);
   if (options.migrateKeys) checkAutomationKeyTemplate(options.migrateKeys, 'migrate-keys');
   checkRetireGrace(options);
-  for (const warning of retireWarnings(options)) warn(warning);
   if (!options.quiet)
     for (const warning of keyWarnings(options.reports, options.match)) warn(warning);
   const entries = entriesOf(options, options.quiet ? () => {} : warn);
@@ -200,11 +200,6 @@ export async function sync(client: ServiceClient, options: SyncOptions): Promise
   const projectId = options.projectId ?? (await client.project()).id;
   stopIfInterrupted(options.signal);
   // Settings that depend on the Space are checked before any write: an unknown field stops here.
-  if (options.ownershipField && !options.caseFields)
-    warn(
-      (w) =>
-        `${w.name('ownership-field')} has no effect without ${w.name('case-fields')}: it records the mapped values sync writes`,
-    );
   const fields = options.caseFields
     ? await resolveCaseFields(client, options.caseFields, options.ownershipField)
     : undefined;
@@ -217,6 +212,16 @@ export async function sync(client: ServiceClient, options: SyncOptions): Promise
   }
   logRetirement(retirement, options, logger, warn);
   const stepsOf = await readSteps(client, entries, cases);
+  // Most tests have no case, and cases keyed by another template match them: say which (no request).
+  const keyed = entries.filter((e) => !e.explicit);
+  const missing = keyed.filter((e) => !caseOf(e, cases).found).map((e) => e.test);
+  const hint = await keyHintOf(
+    missing,
+    { tests: keyed.length, unmatched: missing.length, withheld: false },
+    options.match,
+    [...cases.byAuto.keys()],
+  );
+  if (hint) warn(describeKeyHint(hint, options.match.automationKey));
   stopIfInterrupted(options.signal);
 
   const plan = makePlan(entries, cases, stepsOf, options, retirement, (test) =>

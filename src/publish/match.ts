@@ -5,17 +5,30 @@
  * `--create-missing-cases` creates the rest.
  */
 import { type ListParams, type Resource, type ServiceClient } from '../api/client.js';
-import { ConfigError, TestcycleError, type Words } from '../shared/errors.js';
-import { chunkIn, f } from '../api/filter.js';
-import { DEFAULT_KEY_PATTERN } from '../shared/defaults.js';
+import { commandOf, ConfigError, TestcycleError, type Words } from '../shared/errors.js';
+import { chunkGroups, chunkIn, f, isEvaluated } from '../api/filter.js';
+import { DEFAULT_AUTOMATION_KEY, DEFAULT_KEY_PATTERN } from '../shared/defaults.js';
 import { oneLine, type Logger } from '../shared/redact.js';
 import type { IdentityGap, ParsedReport, TestResult } from '../reports/model.js';
 import type { WritableAttributesOf } from '../schema/resources.js';
 import { workspaceOf, workspacePath } from './context.js';
 import { createOrFind } from './idempotent.js';
+import { standInId } from './plan-cost.js';
 
 /** The default key before the identity model: what users keep with --automation-key. */
 export const PREVIOUS_AUTOMATION_KEY = '{classname}.{name}';
+/**
+ * Templates a Space's automated cases are often keyed by (testcycle's defaults old and new, and
+ * what other tools write): when most tests match no case, these are tried (matchTests' hint).
+ */
+export const KNOWN_KEY_TEMPLATES: readonly string[] = [
+  PREVIOUS_AUTOMATION_KEY,
+  DEFAULT_AUTOMATION_KEY,
+  '{test}',
+  '{name}',
+  '{file}::{name}',
+  '{classname}#{name}',
+];
 /** URLs stay under 4 KB (docs/design.md "Publish: request budget"); the rest of the URL fits in what remains. */
 export const MAX_FILTER_CHARS = 3500;
 const PAGE = 100;
@@ -216,13 +229,35 @@ export interface MatchInput {
   projectId: string;
   /** Cases already read (the cycle's, embedded in its executions): their tests need no lookup. */
   known?: Resource<'test_cases'>[];
+  /**
+   * A dry run of publish --sync: the automation keys whose cases sync would create before the
+   * matching, so that the plan writes their results as the run will.
+   */
+  synced?: (automationKey: string) => boolean;
 }
 
 export interface MatchResult {
-  /** Index in input.tests -> the matched case. */
+  /** Index in input.tests -> the matched case (a dry run: a stand-in for a case it would create). */
   byTest: Map<number, MatchedCase>;
   unmatched: Unmatched[];
   casesCreated: number;
+  /** A dry run: the cases --create-missing-cases would create (their tests have stand-ins). */
+  casesToCreate: number;
+  /** Most tests matched no case, and cases keyed by another template match them. */
+  keyHint?: KeyHint;
+}
+
+export interface KeyHint {
+  /** The template whose keys the Space's cases carry. */
+  template: string;
+  /** Tests looked up by their automation key, and those of them that matched no case. */
+  tests: number;
+  unmatched: number;
+  /** Unmatched tests whose keys by the other templates were looked up, and the cases keyed by `template` among them. */
+  sampled: number;
+  matched: number;
+  /** --create-missing-cases was set, and created nothing: the cases would duplicate those. */
+  withheld: boolean;
 }
 
 export async function matchTests(
@@ -266,7 +301,8 @@ export async function matchTests(
     for await (const r of client.iterate<'test_cases'>('/test_cases', { filter, fields }))
       byKey.set(String(r.attributes.testCaseKey), toCase(r));
   }
-  for (const r of await casesByAutomationKey(client, autos, fields)) learn(r);
+  const lookup = await casesByAutomationKey(client, autos, fields);
+  for (const r of lookup.found) learn(r);
 
   const byTest = new Map<number, MatchedCase>();
   const unmatched: Unmatched[] = [];
@@ -287,7 +323,41 @@ export async function matchTests(
   });
 
   let casesCreated = 0;
-  if (missing.size > 0 && options.createMissingCases && !options.dryRun) {
+  let casesToCreate = 0;
+  // Most tests found no case: is the Space keyed by another template? Then no case is created for
+  // them (each would duplicate one that holds their history) and the warning says what to do.
+  const looked = autoOfTest.filter((a, i) => a && !keyOfTest[i]).length;
+  const missed = [...missing.values()].reduce((n, indexes) => n + indexes.length, 0);
+  const keyHint = await keyHintOf(
+    [...missing.values()].map((indexes) => input.tests[indexes[0]!]!.test),
+    { tests: looked, unmatched: missed, withheld: options.createMissingCases },
+    options,
+    lookup.all ? [...byAuto.keys()] : client,
+  );
+  const withheld = !!keyHint?.withheld;
+  const noCase = (auto: string, indexes: number[]) => {
+    for (const i of indexes)
+      unmatched.push({
+        test: display(input.tests[i]!.test),
+        file: input.tests[i]!.file,
+        reason: `no test case with automationKey "${oneLine(auto)}"${withheld ? `; none created: cases keyed by "${keyHint!.template}" match most tests` : ''}`,
+      });
+  };
+  if (options.dryRun) {
+    // The plan is the run's (docs/design.md "Dry run"): a test whose case the run would create
+    // (sync first, or --create-missing-cases) is matched to a stand-in, so that its result is
+    // planned and counted as the run will write it.
+    let n = 0;
+    for (const [auto, indexes] of missing) {
+      const synced = input.synced?.(auto) ?? false;
+      if (!synced && (!options.createMissingCases || withheld)) noCase(auto, indexes);
+      else {
+        if (!synced) casesToCreate++;
+        const standIn = { id: standInId(++n, input.projectId), automationKey: auto };
+        for (const i of indexes) byTest.set(i, standIn);
+      }
+    }
+  } else if (missing.size > 0 && options.createMissingCases && !withheld) {
     let rank = await nextRank(client, 'test_cases', missing.size);
     for (const [auto, indexes] of missing) {
       const created = await createCase(client, input.projectId, auto, rank++);
@@ -303,18 +373,8 @@ export async function matchTests(
           });
       }
     }
-  } else {
-    for (const [auto, indexes] of missing) {
-      for (const i of indexes) {
-        unmatched.push({
-          test: display(input.tests[i]!.test),
-          file: input.tests[i]!.file,
-          reason: `no test case with automationKey "${oneLine(auto)}"${options.createMissingCases ? ' (dry run: would be created)' : ''}`,
-        });
-      }
-    }
-  }
-  return { byTest, unmatched, casesCreated };
+  } else for (const [auto, indexes] of missing) noCase(auto, indexes);
+  return { byTest, unmatched, casesCreated, casesToCreate, ...(keyHint ? { keyHint } : {}) };
 }
 
 /**
@@ -328,7 +388,7 @@ async function casesByAutomationKey(
   client: ServiceClient,
   autos: string[],
   fields: ListParams['fields'],
-): Promise<Resource<'test_cases'>[]> {
+): Promise<{ found: Resource<'test_cases'>[]; all: boolean }> {
   const chunksOf = (keys: string[]) =>
     chunkIn('automationKey', keys, { maxItems: PAGE, maxEncodedLength: MAX_FILTER_CHARS });
   const fitting = autos.filter(
@@ -338,6 +398,7 @@ async function casesByAutomationKey(
   const chunkCount = chunksOf(fitting).length;
   const found: Resource<'test_cases'>[] = [];
   let rest = fitting;
+  let all = false;
   if (mustList || chunkCount - Math.ceil(fitting.length / PAGE) >= 2) {
     const listing = client.pages<'test_cases'>('/test_cases', {
       filter: f.isNotNull('automationKey'),
@@ -348,6 +409,8 @@ async function casesByAutomationKey(
     for await (const page of listing) {
       found.push(...page.data);
       pagesRead++;
+      // Read to its end: every automated case of the Space is known.
+      if (!page.next) all = true;
       if (mustList) continue;
       // After each page: the rest of the listing, or chunks for the keys still missing.
       for (const r of page.data) seen.add(String(r.attributes.automationKey));
@@ -358,13 +421,84 @@ async function casesByAutomationKey(
       if (!page.next) rest = [];
       break;
     }
-    if (mustList) return found;
+    if (mustList) return { found, all };
   }
   for (const filter of chunksOf(rest)) {
     for await (const r of client.iterate<'test_cases'>('/test_cases', { filter, fields }))
       found.push(r);
   }
-  return found;
+  return { found, all };
+}
+
+/**
+ * When most tests looked up by their automation key match no case (`counts`): the known template
+ * (KNOWN_KEY_TEMPLATES) whose keys most of the unmatched tests' cases carry, if one does. From the
+ * keys of every automated case when they were read (`cases`: a sync, or a matching that listed
+ * them); else one request: the tests' keys by the other templates, as many tests as fit in one
+ * `automationKey in (...)` URL.
+ */
+export async function keyHintOf(
+  unmatched: TestResult[],
+  counts: Pick<KeyHint, 'tests' | 'unmatched' | 'withheld'>,
+  options: Pick<MatchOptions, 'automationKey' | 'workspace'>,
+  cases: ServiceClient | string[],
+): Promise<KeyHint | undefined> {
+  if (counts.unmatched === 0 || 2 * counts.unmatched <= counts.tests) return undefined;
+  const current = keyBuilder(options.automationKey, options.workspace);
+  const others = KNOWN_KEY_TEMPLATES.filter((t) => t !== options.automationKey).map((t) => ({
+    template: t,
+    build: keyBuilder(t, options.workspace),
+  }));
+  const fits = (key: string) =>
+    !!key &&
+    !isEvaluated(key) &&
+    encodeURIComponent(JSON.stringify(key)).length + 40 <= MAX_FILTER_CHARS;
+  const keysOf = unmatched.map((test) => {
+    const own = current(test);
+    return others
+      .map(({ template, build }) => ({ template, key: build(test) }))
+      .filter((c) => c.key !== own && fits(c.key));
+  });
+  let sample = keysOf.filter((keys) => keys.length > 0);
+  let found: Set<string>;
+  if (Array.isArray(cases)) found = new Set(cases);
+  else {
+    const [first] = chunkGroups(
+      'automationKey',
+      sample.flatMap((keys) => keys.map((c) => c.key)),
+      { maxItems: PAGE, maxEncodedLength: MAX_FILTER_CHARS },
+    );
+    if (!first) return undefined;
+    const asked = new Set(first.values.map(String));
+    sample = sample.filter((keys) => keys.every((c) => asked.has(c.key)));
+    const page = await cases.page<'test_cases'>('/test_cases', {
+      filter: first.filter,
+      fields: { test_cases: ['automationKey'] },
+    });
+    found = new Set(page.data.map((r) => String(r.attributes.automationKey)));
+  }
+  // Cases, not tests: tests that all meet one case (the invocations of a parameterized test, now
+  // keyed apart by {params}) are no sign that the Space keys them by that template.
+  let best: { template: string; matched: number } | undefined;
+  for (const { template } of others) {
+    const keys = sample.flatMap((candidates) =>
+      candidates.filter((c) => c.template === template && found.has(c.key)).map((c) => c.key),
+    );
+    const matched = new Set(keys).size;
+    if (matched > (best?.matched ?? 0)) best = { template, matched };
+  }
+  return best && 2 * best.matched > sample.length
+    ? { ...counts, ...best, sampled: sample.length }
+    : undefined;
+}
+
+/** The hint in words: which template, the flag that keeps it, the sync that moves the cases. */
+export function describeKeyHint(hint: KeyHint, current: string): Words {
+  const which = `"${hint.template}"${hint.template === PREVIOUS_AUTOMATION_KEY ? ' (the default until 0.1.0)' : ''}`;
+  return (w) =>
+    `${hint.unmatched} of ${hint.tests} tests match no test case by ${w.name('automation-key')} "${current}", but test cases keyed by ${which} match ${hint.matched} of the ${hint.sampled} looked up by that key${hint.withheld ? `; no test case is created for them (each would duplicate one)` : ''}. ` +
+    `To match the cases as they are keyed: ${w.value('automation-key', `'${hint.template}'`)}. ` +
+    `To give those cases the keys of "${current}" once, keeping their history: ${commandOf(w, 'sync', { 'migrate-keys': hint.template })} (add ${w.name('dry-run')} first to see the plan).`;
 }
 
 /** A test as people read it, on one line (names are data: no line breaks or control codes). */

@@ -379,16 +379,6 @@ async function post(
   );
 }
 
-/**
- * What the real run's notifications would cost after a dry run's `notified`: the three reads
- * (when anyone is to be told of anything) and one POST per recipient who would be told.
- */
-export function notifyCost(notified: Notified | undefined): number {
-  if (!notified?.recipients.length) return 0;
-  const told = notified.recipients.filter((r) => r.outcome === 'would be told').length;
-  return 3 + told + (told && notified.readsOrganization ? 1 : 0);
-}
-
 /** The run's warnings of a notification step: who was not told and why; unknown emails. */
 export function notifyWarnings(notified: Notified | undefined): string[] {
   if (!notified) return [];

@@ -23,7 +23,15 @@ import {
   type KeyCollision,
   testKeysOf,
 } from './collisions.js';
-import { display, keyWarnings, matchTests, type MatchResult, type Unmatched } from './match.js';
+import {
+  caseNameOf,
+  describeKeyHint,
+  display,
+  keyWarnings,
+  matchTests,
+  type MatchResult,
+  type Unmatched,
+} from './match.js';
 import { describeSyncResult, sync, type SyncResult } from './inventory.js';
 import { requestsOf, type RequestFigures } from './requests.js';
 
@@ -32,8 +40,10 @@ import { formatDuration, Progress } from './progress.js';
 import { warningList } from './warnings.js';
 import { combineEntries, resultOf } from './results.js';
 import { type AutoQuarantineResult, ruleStep } from './auto-quarantine.js';
-import { type Notified, notifyCost, notifyWarnings, tellOwners } from './notify.js';
-import { ineffectiveSettings, plannedTriage, type Triage, triageCost } from './triage.js';
+import { type Notified, notifyWarnings, tellOwners } from './notify.js';
+import type { Triage } from './triage.js';
+import { planAfterWrites } from './dry-run.js';
+import { isStandIn, standInId } from './plan-cost.js';
 import type { PublishSettings } from './settings.js';
 import {
   type CycleContents,
@@ -81,12 +91,17 @@ export interface PublishResult {
    * (`cycle.status` is then ''), and the gate was not evaluated (gateOutcome: skipped).
    */
   dryRun?: {
+    /** The requests the run would send beyond those this dry run sent (docs/design.md "Dry run"). */
     plannedRequests: number;
+    /** The requests the run would send in all, its reads included. */
+    totalRequests: number;
     createCycle: boolean;
     activateCycle: boolean;
     /** Executions the publish would create and update. */
     create: number;
     update: number;
+    /** Test cases --create-missing-cases would create (those sync would create are in `sync`). */
+    casesToCreate: number;
   };
   warnings: string[];
   /** publish --sync: what sync did (or, in a dry run, would do) before the results. */
@@ -122,7 +137,6 @@ export async function publish(
 ): Promise<PublishResult> {
   const run = startRun(client, options);
   for (const warning of keyWarnings(options.reports, options.match)) run.warn(warning);
-  for (const warning of ineffectiveSettings(options.gate)) run.warn(warning);
   // Distinct tests that would share one execution: known from the reports, before any request.
   const { tests, collided } = withoutCollisions(options, run.warn);
   const project = await preflight(run);
@@ -135,22 +149,13 @@ export async function publish(
   });
   stopIfInterrupted(options.signal);
   const contents = await readContents(run, cycle);
-  const match = await matchAll(run, tests, project.id, contents.cases);
+  const match = await matchAll(run, tests, project.id, contents.cases, synced?.sync);
   const plan = planWrites(run, tests, match, contents.executions);
-  if (options.dryRun) {
-    // Its reads are the rule's, the gate's and the notifications', which the real run sends
-    // again later: counted in the plan, so taken off it here (the plan is what comes after the
-    // shared reads).
-    const before = client.stats.total;
-    const extras = await plannedTriageSteps(run, project.id, cycle, plan);
+  if (options.dryRun)
     return {
-      ...dryRunResult(run, cycle, plan, match.unmatched, collided, {
-        ...extras,
-        counted: client.stats.total - before,
-      }),
+      ...(await dryRunResult(run, project.id, cycle, plan, match, collided, synced?.sync)),
       ...synced,
     };
-  }
   const cycleResource = cycle!.resource;
   const written = await writeResults(run, plan, project.id, cycleResource.id);
   const finalCycle = options.cycle.close
@@ -257,13 +262,17 @@ async function matchAll(
   tests: Tests,
   projectId: string,
   known: Resource<'test_cases'>[],
+  synced: SyncResult | undefined,
 ): Promise<MatchResult> {
   const { options } = run;
+  // A dry run of publish --sync: sync would have created these cases (named as createCase names them).
+  const created = new Set(synced?.dryRun ? synced.created.map((c) => c.name) : []);
   const match = await matchTests(
     run.client,
-    { tests, projectId, known },
+    { tests, projectId, known, synced: (auto) => created.has(caseNameOf(auto)) },
     { ...options.match, dryRun: options.dryRun, logger: run.logger },
   );
+  if (match.keyHint) run.warn(describeKeyHint(match.keyHint, options.match.automationKey));
   if (match.unmatched.length && options.onUnmatched !== 'ignore') {
     const list = match.unmatched.slice(0, 20).map((u) => `  ${u.test} (${u.file}): ${u.reason}`);
     run.warn(
@@ -305,104 +314,85 @@ function planWrites(
   return { ...plan, creates, updates, unchanged: plan.items.length - creates - updates };
 }
 
-/** A dry run ends with the plan: what it would write and what that would cost. */
-function dryRunResult(
+/**
+ * A dry run ends with the plan: what it would write and what the run would cost, request for
+ * request (docs/design.md "Dry run"). Every request so far the run sends too; then come the writes
+ * (sync's, the cycle's, the cases', the executions'), closing, and what follows the writes
+ * (src/publish/dry-run.ts).
+ */
+async function dryRunResult(
   run: Run,
+  projectId: string,
   cycle: ResolvedCycle | undefined,
   plan: CountedPlan,
-  unmatched: Unmatched[],
+  match: MatchResult,
   collided: Unmatched[],
-  extras: {
-    notified?: Notified;
-    autoQuarantine?: AutoQuarantineResult;
-    /** Reads this dry run already sent that the plan counts too (plannedTriageSteps). */
-    counted: number;
-  } = { counted: 0 },
-): PublishResult {
-  const { notified, autoQuarantine, counted } = extras;
+  synced: SyncResult | undefined,
+): Promise<PublishResult> {
   const { options, client } = run;
   const createCycle = !cycle;
   const activateCycle = !!cycle?.activated;
-  const planned =
+  const target: Resource<'test_cycles'> = cycle?.resource ?? {
+    type: 'test_cycles',
+    // A stand-in after every cycle of its series, its id as long as a real one.
+    id: standInId(0, projectId),
+    attributes: { name: options.cycle.name, rank: Number.MAX_SAFE_INTEGER, projectId },
+  };
+  const results = new Map<string, ExecutionResult>();
+  for (const e of plan.untouched) results.set(e.caseId, e.result);
+  for (const item of plan.items)
+    results.set(item.caseId, item.kind === 'unchanged' ? item.execution.result : item.result);
+  const newCases = new Map<string, string>();
+  for (const found of match.byTest.values())
+    if (isStandIn(found.id) && found.automationKey) newCases.set(found.id, found.automationKey);
+  // Every request so far the run sends too, before its first write.
+  const reads = client.stats.total;
+  const after = await planAfterWrites(client, options.gate, {
+    resource: target,
+    results,
+    newCases,
+  });
+  const total =
+    reads +
+    (synced?.plannedRequests ?? 0) +
+    // The cycle: its rank and its POST; or a GET for its ETag and the PATCH to ACTIVE.
+    (createCycle || activateCycle ? 2 : 0) +
+    (match.casesToCreate ? 1 + match.casesToCreate : 0) +
     planCost(plan) +
-    (createCycle ? 2 : 0) +
-    (activateCycle ? 2 : 0) +
-    (options.cycle.close ? 2 : 0) +
-    (hasThresholds(options.gate) ? 1 : 0) +
-    // The previous cycle of the series: one listing page and its aggregate.
-    (options.gate?.maxPassRateDrop !== undefined ? 2 : 0) +
-    triageCost(
-      hasThresholds(options.gate) ? options.gate : undefined,
-      plan.items.length + plan.untouched.length,
-    ) +
-    notifyCost(notified) +
-    (autoQuarantine?.readRequests ?? 0) +
-    (autoQuarantine?.writeRequests ?? 0) -
-    counted;
+    // Closing: a created or activated cycle carries the ETag its write returned; one found by a
+    // listing is read for it first (docs/design.md "ETag").
+    (options.cycle.close ? (createCycle || activateCycle ? 1 : 2) : 0) +
+    after.requests;
+  const planned = total - client.stats.total;
   run.logger.info(
     `dry run: ${createCycle ? `would create cycle "${options.cycle.name}", ` : ''}${activateCycle ? 'would make the cycle ACTIVE, ' : ''}` +
-      `${plan.creates} to create, ${plan.updates} to update, ${plan.unchanged} unchanged; about ${planned} more requests (${client.stats.total} read so far)`,
+      `${match.casesToCreate ? `${match.casesToCreate} test cases to create, ` : ''}${plan.creates} to create, ${plan.updates} to update, ${plan.unchanged} unchanged; ${planned} more requests (${client.stats.total} read so far, ${total} in all)`,
   );
   const counts = localCounts(plan, new Map());
+  const { notified, autoQuarantine } = after;
+  for (const warning of autoQuarantine?.warnings ?? []) run.warn(warning);
+  for (const warning of notifyWarnings(notified)) run.warn(warning);
   return {
     cycle: cycleInfo(cycle?.resource, options.cycle.name),
     counts,
     passRate: passRate(counts, options.gate?.basis ?? 'executed'),
     gate: { passed: true, reasons: [], evaluated: false },
     writes: { created: 0, updated: 0, unchanged: plan.unchanged, casesCreated: 0 },
-    unmatched,
+    unmatched: match.unmatched,
     ...(collided.length ? { collided } : {}),
     ...(notified ? { notified } : {}),
     ...(autoQuarantine ? { autoQuarantine } : {}),
     requests: requestsOf(client),
     dryRun: {
       plannedRequests: planned,
+      totalRequests: total,
       createCycle,
       activateCycle,
       create: plan.creates,
       update: plan.updates,
+      casesToCreate: match.casesToCreate,
     },
     warnings: run.warnings,
-  };
-}
-
-/**
- * A dry run's triage steps, from the planned results (reads only): what the rule would quarantine
- * and release, and who would be told. A cycle that does not exist yet stands after every cycle of
- * its series.
- */
-async function plannedTriageSteps(
-  run: Run,
-  projectId: string,
-  cycle: ResolvedCycle | undefined,
-  plan: CountedPlan,
-): Promise<{ notified?: Notified; autoQuarantine?: AutoQuarantineResult }> {
-  const gate = run.options.gate;
-  if (!gate?.notify && !gate?.autoQuarantine) return {};
-  const planned = new Map<string, ExecutionResult>();
-  for (const e of plan.untouched) planned.set(e.caseId, e.result);
-  for (const item of plan.items)
-    planned.set(item.caseId, item.kind === 'unchanged' ? item.execution.result : item.result);
-  const target: Resource<'test_cycles'> = cycle?.resource ?? {
-    type: 'test_cycles',
-    id: '',
-    attributes: { name: run.options.cycle.name, rank: Number.MAX_SAFE_INTEGER, projectId },
-  };
-  const autoQuarantine = await ruleStep(run.client, gate, target, planned);
-  for (const warning of autoQuarantine?.warnings ?? []) run.warn(warning);
-  const notified = gate.notify
-    ? await tellOwners(
-        run.client,
-        gate,
-        target,
-        await plannedTriage(run.client, target, planned, gate),
-        true,
-      )
-    : undefined;
-  for (const warning of notifyWarnings(notified)) run.warn(warning);
-  return {
-    ...(notified ? { notified } : {}),
-    ...(autoQuarantine ? { autoQuarantine } : {}),
   };
 }
 

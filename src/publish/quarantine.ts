@@ -8,7 +8,7 @@
  */
 import { type Resource, type ServiceClient, updateWithRetry } from '../api/client.js';
 import { ConfigError, ServiceError } from '../shared/errors.js';
-import { chunkIn, f, type Filter } from '../api/filter.js';
+import { chunkGroups, f, type Filter } from '../api/filter.js';
 import { oneLine } from '../shared/redact.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { DEFAULT_QUARANTINE_EXPIRY_DAYS } from '../shared/defaults.js';
@@ -437,30 +437,19 @@ export async function readCasesInCycle(
   caseIds: string[],
   extra?: Filter,
 ): Promise<TriagedTest[]> {
-  if (caseIds.length === 0) return [];
   const out: TriagedTest[] = [];
-  for (const chunk of chunkIn('testCaseId', caseIds, {
-    maxItems: 100,
-    maxEncodedLength: MAX_FILTER_CHARS,
-    wrapChunk: (c) => f.and(f.eq('testCycleId', cycleId), extra, c),
-  }))
-    for (const row of await readWithCases(client, chunk)) out.push(refOf(row, undefined));
+  for (const chunk of casesInCycleChunks(cycleId, caseIds, extra))
+    for (const row of await readWithCases(client, chunk.filter)) out.push(refOf(row, undefined));
   return out;
 }
 
-/** Requests of readCasesInCycle for n cases (as many `in` chunks as n uuids take), for plans. */
-export function casesInCycleCost(n: number): number {
-  const ids = Array.from(
-    { length: n },
-    (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
-  );
-  return n === 0
-    ? 0
-    : chunkIn('testCaseId', ids, {
-        maxItems: 100,
-        maxEncodedLength: MAX_FILTER_CHARS,
-        wrapChunk: (c) => f.and(f.eq('testCycleId', ids[0]!), c),
-      }).length;
+/** The chunks readCasesInCycle reads, one request each (at most 100 cases, one execution each). */
+export function casesInCycleChunks(cycleId: string, caseIds: string[], extra?: Filter) {
+  return chunkGroups('testCaseId', caseIds, {
+    maxItems: 100,
+    maxEncodedLength: MAX_FILTER_CHARS,
+    wrapChunk: (c) => f.and(f.eq('testCycleId', cycleId), extra, c),
+  });
 }
 
 /** `12 days` (its age), `until 2026-12-31` or `until 2026-12-25 (default expiry)`: for lines. */

@@ -169,24 +169,6 @@ export function parseRetireScope(value: string | undefined): RegExp | undefined 
   }
 }
 
-/** Settings that do nothing in the given combination: each a warning before any request. */
-export function retireWarnings(options: RetireOptions): Words[] {
-  const out: Words[] = [];
-  const without = (key: string, ...needs: string[]) =>
-    out.push(
-      (w) => `${w.name(key)} has no effect without ${needs.map((n) => w.name(n)).join(' or ')}.`,
-    );
-  if (!options.retireMissing) {
-    if (options.retireMax !== undefined) without('retire-max', 'retire-missing');
-    if (options.retireGrace) without('retire-grace', 'retire-missing');
-    if (options.retireScope && !options.followRenames)
-      without('retire-scope', 'retire-missing', 'follow-renames');
-  }
-  if (options.retireSeries !== undefined && !options.retireGrace)
-    without('retire-series', 'retire-grace');
-  return out;
-}
-
 /** retire-grace without the series it reads is a config error (before any request). */
 export function checkRetireGrace(options: RetireOptions): void {
   if (options.retireGrace && options.retireSeries === undefined)

@@ -213,14 +213,7 @@ function triageGateSettings(
       (w) =>
         `needs ${w.name('cycle-name')}: its template names the series whose cycles are looked at, e.g. "Nightly {date}".`,
     );
-  // The baseline is read only for max-new-failures and notify: elsewhere its settings do nothing.
-  const baselineKeys = [
-    ...(baselineCycle ? ['baseline-cycle'] : []),
-    ...(['baseline', 'baseline-series'] as const).filter((k) => raw(src, k) !== spec(k).default),
-  ];
-  const ineffective = maxNewFailures === undefined && !notifying ? baselineKeys : [];
   return {
-    ...(ineffective.length ? { ineffective } : {}),
     ...(ruling ? { autoQuarantine } : {}),
     quarantineField: quarantineFieldSetting(src),
     quarantineExpiryDays: numericWithDefault(src, 'quarantine-expiry-days'),

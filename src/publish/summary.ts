@@ -104,7 +104,7 @@ export function renderSummary(
   const requests = `Requests: ${result.requests.total}${result.requests.rateLimited ? ` (${result.requests.rateLimited} rate-limited)` : ''}`;
   lines.push(
     plan
-      ? `**Plan** would create ${plan.create}, update ${plan.update}, leave ${w.unchanged} unchanged · about ${plan.plannedRequests} more requests · ${requests} (reads) · Gate: not evaluated (dry run)`
+      ? `**Plan** would create ${plan.create}, update ${plan.update}, leave ${w.unchanged} unchanged${plan.casesToCreate ? `, and create ${plan.casesToCreate} test cases` : ''} · ${plan.plannedRequests} more requests (${plan.totalRequests} in all) · ${requests} (reads) · Gate: not evaluated (dry run)`
       : `Writes: ${w.created} created, ${w.updated} updated, ${w.unchanged} unchanged${w.casesCreated ? `, ${w.casesCreated} test cases created` : ''} · ${requests}`,
     '',
   );

@@ -8,10 +8,9 @@
 import type { Resource, ServiceClient } from '../api/client.js';
 import { f, type Filter } from '../api/filter.js';
 import { oneLine } from '../shared/redact.js';
-import { ConfigError, type Words } from '../shared/errors.js';
+import { ConfigError } from '../shared/errors.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import {
-  baselineCost,
   type BaselineMode,
   baselineSource,
   findBaseline,
@@ -22,12 +21,9 @@ import type { CiIdentity } from './context.js';
 import type { CycleCounts } from './gate.js';
 import type { Notified, NotifyOptions } from './notify.js';
 import type { AutoQuarantineOptions } from './auto-quarantine.js';
-import { chunkIn } from '../api/filter.js';
 import { DEFAULT_QUARANTINE_FIELD } from '../shared/defaults.js';
-import { MAX_FILTER_CHARS } from './match.js';
 import {
   quarantineTerms,
-  quarantineViewOf,
   readCasesInCycle,
   readGateExecutions,
   type TriagedTest,
@@ -59,16 +55,6 @@ export interface TriageGateOptions {
   notify?: NotifyOptions;
   /** The clock that decides whether a quarantine's `until` is past (tests inject one). */
   now?: () => Date;
-  /** Settings given that have no effect here (a baseline without max-new-failures or notify). */
-  ineffective?: string[];
-}
-
-/** The run's warnings for settings given that do nothing in this combination (`ineffective`). */
-export function ineffectiveSettings(gate: TriageGateOptions | undefined): Words[] {
-  return (gate?.ineffective ?? []).map(
-    (key) => (w) =>
-      `${w.name(key)} has no effect: a baseline is read only for ${w.name('max-new-failures')} and ${w.name('notify')}; give one of them, or leave ${w.name(key)} out.`,
-  );
 }
 
 /** A cycle's triage, as results, summaries and outputs show it. */
@@ -188,7 +174,8 @@ export async function readTriage(
   return { triage, reasons, notes };
 }
 
-function gateFilterOf(gate: { filter?: string }): Filter | undefined {
+/** The gate-filter as the triage reads add it to theirs. */
+export function gateFilterOf(gate: { filter?: string }): Filter | undefined {
   return gate.filter ? f.user(gate.filter, 'gate-filter') : undefined;
 }
 
@@ -229,20 +216,6 @@ export function withoutQuarantinedIn(
       : counts;
 }
 
-/**
- * What the triage reads cost, for a dry run's plan: the read of quarantined (and failing)
- * executions; with max-new-failures the baseline's lookup (a series page, or a key and a name
- * lookup), its executions (a cycle of about `tests` executions, as this one) and the fixed tests.
- */
-export function triageCost(
-  gate: (TriageGateOptions & { baselineCycle?: string }) | undefined,
-  tests: number,
-): number {
-  if (!gate) return 0;
-  if (gate.maxNewFailures === undefined && !gate.notify) return 1;
-  return 1 + (gate.baselineCycle ? 2 : 1) + baselineCost(tests) + 1;
-}
-
 /** The triage in the CLI's human output: one line per list, each bounded; who was told. */
 export function triageLines(triage: Triage | undefined, notified?: Notified): string[] {
   const told = notified?.recipients.length
@@ -277,48 +250,4 @@ export function triageLines(triage: Triage | undefined, notified?: Notified): st
     ...quarantined,
     ...told,
   ];
-}
-
-/**
- * A dry run's triage: the new failures the planned results would make, from the cases of the
- * planned failures (one `id in (...)` read per chunk, with owner and quarantine) and the baseline's
- * executions; nothing is written, so the cycle may not exist yet (its series' newest cycle is then
- * the previous one).
- */
-export async function plannedTriage(
-  client: ServiceClient,
-  cycle: Resource<'test_cycles'>,
-  planned: Map<string, ExecutionResult>,
-  gate: TriageGateOptions & { series?: string },
-): Promise<Triage> {
-  const now = gate.now?.() ?? new Date();
-  const field = gate.quarantineField ?? DEFAULT_QUARANTINE_FIELD;
-  const expiryDays = gate.quarantineExpiryDays ?? DEFAULT_QUARANTINE_EXPIRY_DAYS;
-  const triage: Triage = { quarantined: [], newFailures: [], stillFailing: [], fixed: [] };
-  const failing = [...planned].filter(([, r]) => isFailing(r)).map(([id]) => id);
-  const baseline = await findBaseline(client, cycle, gate);
-  if ('why' in baseline || failing.length === 0) return triage;
-  triage.baseline = baseline;
-  const before = await readBaseline(client, baseline.id);
-  for (const chunk of chunkIn('id', failing, {
-    maxItems: 100,
-    maxEncodedLength: MAX_FILTER_CHARS,
-  }))
-    for await (const c of client.iterate<'test_cases'>('/test_cases', {
-      filter: chunk,
-      fields: { test_cases: ['testCaseKey', 'name', 'ownerId', 'customFields', 'updatedAt'] },
-    })) {
-      const quarantine = quarantineViewOf(c, field, { now, expiryDays });
-      const ownerId = c.attributes.ownerId;
-      const test: TriagedTest = {
-        caseId: c.id,
-        key: String(c.attributes.testCaseKey ?? c.id),
-        name: String(c.attributes.name ?? ''),
-        ...(typeof ownerId === 'string' ? { ownerId } : {}),
-        result: planned.get(c.id)!,
-      };
-      if (quarantine?.active) triage.quarantined.push({ ...test, quarantine });
-      else (isFailing(before.get(c.id)) ? triage.stillFailing : triage.newFailures).push(test);
-    }
-  return triage;
 }

@@ -24,6 +24,23 @@ export interface SettingWords {
   name(key: string): string;
   /** The setting given a value: `--on-unmatched fail`, `--no-create-cycle`; `create-cycle: false`. */
   value(key: string, value: string | boolean): string;
+  /**
+   * Another command with these settings besides those of this run that it takes too, written to
+   * be run as it stands: a command line (`testcycle sync --report 'build/*.xml' --migrate-keys
+   * '{classname}.{name}'`), a step (`mode: sync`). Absent: see `commandOf`.
+   */
+  command?(name: string, settings: Readonly<Record<string, string>>): string;
+}
+
+/** `words.command`, or the command's name and the settings' values where an adapter has none. */
+export function commandOf(
+  words: SettingWords,
+  name: string,
+  settings: Readonly<Record<string, string>>,
+): string {
+  if (words.command) return words.command(name, settings);
+  const values = Object.entries(settings).map(([key, value]) => words.value(key, value));
+  return `${name} with ${values.join(', ')} and this run's other settings`;
 }
 
 /** Text that names settings, rendered by each adapter in its users' words. */
