@@ -598,7 +598,8 @@ function emptySuiteError(
 ): void {
   const errors = Number(attr(suite, 'errors') ?? 0) + Number(attr(suite, 'failures') ?? 0);
   if (!(errors > 0)) return;
-  const element = [suite.error, suite.failure, suite['system-err']].find((e) => e !== undefined);
+  // Console output (system-err) is not in the parsed tree (src/reports/xml.ts): an error element is.
+  const element = [suite.error, suite.failure].find((e) => e !== undefined);
   const node = list(element)[0];
   const said = node && (attr(node, 'message') ?? text(node));
   runErrors.push({
