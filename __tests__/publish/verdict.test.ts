@@ -4,9 +4,17 @@
  * the gate with or without thresholds, a runner that failed while its reports show nothing fails
  * it, a failed test the cycle does not hold fails a gate with thresholds, and none costs a request.
  */
-import { publish, publishSettings, settingsFrom } from '../../src/publish/index.js';
+import { publish, publishSettings, renderSummary, settingsFrom } from '../../src/publish/index.js';
 import { readReports, type ParsedReport } from '../../src/reports/index.js';
-import { clientOf, closeAll, executionsOf, options, publishEmulator } from '../helpers/publish.js';
+import {
+  clientOf,
+  closeAll,
+  executionsOf,
+  options,
+  publishEmulator,
+  report,
+  testOf,
+} from '../helpers/publish.js';
 
 afterEach(closeAll);
 
@@ -198,6 +206,29 @@ test("jest's own retry mark: a test jest.retryTimes retried into a pass (only `i
     );
   expect(await result('passed')).toEqual(['PASSED']);
   expect(await result('failed')).toEqual(['FAILED']);
+});
+
+test('the summary names run errors as data: no Markdown, HTML, link or mention from the report', async () => {
+  const emu = await publishEmulator();
+  const reports: ParsedReport[] = [
+    {
+      ...report([testOf('cart', 'adds', 'passed')], 'junit.xml'),
+      runErrors: [
+        {
+          file: 'src/a|b.test.js',
+          message:
+            '| x | <img src=x onerror=alert(1)> @octocat see https://evil.example\n## Heading',
+        },
+      ],
+    },
+  ];
+  const result = await publish(clientOf(emu), options(reports));
+  const summary = renderSummary(result, reports);
+  expect(summary).toContain('### Run errors (1)');
+  const row = summary.split('\n').find((l) => l.startsWith('| src/a'))!;
+  expect(row).toBe(
+    '| src/a\\|b.test.js | junit.xml | \\| x \\| \\<img src=x onerror=alert(1)\\> @\u200boctocat see https\u200b://evil.example↵## Heading |',
+  );
 });
 
 test('library callers that set none of the new options: run errors fail', async () => {
