@@ -73,10 +73,13 @@ test.each([...recipes, ...workflows].map((r) => [r.name, r.text] as const))(
   },
 );
 
-test('every recipe that says "let testcycle decide" passes runner-outcome', () => {
-  const deciding = [...recipes, ...workflows].filter((r) => /testcycle decide/i.test(r.text));
-  expect(deciding.length).toBeGreaterThan(0);
-  for (const r of deciding) expect(r.text).toContain('runner-outcome: ${{ steps.');
+test('every recipe that says testcycle decides passes how the runner ended', () => {
+  const deciding = [...recipes, ...workflows].filter((r) => /testcycle decides?\b/i.test(r.text));
+  expect(deciding.length).toBeGreaterThan(3);
+  for (const r of deciding)
+    expect(r.text).toMatch(/runner-outcome: \$\{\{ steps\.|--runner-exit-code "\$status"/);
+  // A shell recipe keeps the status it swallows: `|| status=$?`, never `|| true` alone.
+  for (const r of recipes) expect(r.text).not.toMatch(/\|\| true\s*$/m);
 });
 
 describe("the README's PR recipe, run step by step", () => {
