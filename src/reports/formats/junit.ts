@@ -37,7 +37,7 @@ export const junit: ReportFormat = {
     const rootNode = typeof root === 'object' ? root : {};
     // Before the walk, which lets go of the test cases it has read.
     const behave = many ? undefined : behaveFeature(rootNode, file);
-    const walk: Walk = { tests: [], elementOf: [], pathOf: [], runErrors: [] };
+    const walk: Walk = { tests: [], elements: [], runErrors: [] };
     if (many) {
       for (const suite of list(rootNode.testsuite)) walkSuite(suite, [], walk);
       for (const testcase of list(rootNode.testcase)) walk.tests.push(toResult(testcase, []));
@@ -56,13 +56,14 @@ export const junit: ReportFormat = {
   },
 };
 
-/** What the walk collects: the test cases, the element each came from, the run errors. */
+/** What the walk collects: the test cases, the elements that hold them, the run errors. */
 interface Walk {
   tests: TestResult[];
-  /** For each test, the index of the `<testsuite>` element that holds it. */
-  elementOf: number[];
-  /** For each element that holds test cases, its suite path (JSON). */
-  pathOf: string[];
+  /**
+   * Each `<testsuite>` element that holds test cases: its suite path (JSON) and its cases,
+   * `tests[start]` to `tests[end - 1]` (a range, not an index per test: no memory per test).
+   */
+  elements: { path: string; start: number; end: number }[];
   runErrors: RunError[];
 }
 
@@ -72,12 +73,11 @@ interface Walk {
  * that no fold or key check takes them for one test (docs/design.md "Results and merging").
  */
 function markContainers(walk: Walk): void {
-  const elements = new Map<string, number>();
-  for (const path of walk.pathOf) elements.set(path, (elements.get(path) ?? 0) + 1);
-  if (![...elements.values()].some((n) => n > 1)) return;
-  walk.tests.forEach((t, i) => {
-    const element = walk.elementOf[i];
-    if (element !== undefined && elements.get(walk.pathOf[element]!)! > 1) t.container = element;
+  const count = new Map<string, number>();
+  for (const { path } of walk.elements) count.set(path, (count.get(path) ?? 0) + 1);
+  if (count.size === walk.elements.length) return;
+  walk.elements.forEach(({ path, start, end }, element) => {
+    if (count.get(path)! > 1) for (let i = start; i < end; i++) walk.tests[i]!.container = element;
   });
 }
 
@@ -96,17 +96,18 @@ function markContainers(walk: Walk): void {
  *   file's testsuite (a failed hook of a file that ran: see withoutSuiteCases).
  */
 function withoutRunErrorCases(walk: Walk): TestResult[] {
-  const { tests, runErrors, elementOf } = walk;
-  const sizes = new Map<number | undefined, number>();
-  for (const element of elementOf) sizes.set(element, (sizes.get(element) ?? 0) + 1);
-  const kept = tests.filter((t, i) => {
-    const error = runErrorOfCase(t, sizes.get(elementOf[i]) === 1);
-    if (!error) return true;
+  const { tests, runErrors } = walk;
+  const alone = new Set(walk.elements.filter((e) => e.end - e.start === 1).map((e) => e.start));
+  // Indexes of the cases that are run errors: most files have none, and keep their array.
+  const dropped = new Set<number>();
+  tests.forEach((t, i) => {
+    const error = runErrorOfCase(t, alone.has(i));
+    if (!error) return;
+    dropped.add(i);
     if (!runErrors.some((e) => e.file === error.file && e.suite === error.suite))
       runErrors.push(error);
-    return false;
   });
-  return kept.length === tests.length ? tests : kept;
+  return dropped.size ? tests.filter((_, i) => !dropped.has(i)) : tests;
 }
 
 const JEST_HOOK_FAILURE = /^\s*Test execution failure: could be caused by test hooks/;
@@ -563,7 +564,7 @@ function walkSuite(suite: XmlNode, path: string[], walk: Walk): void {
   const here = name ? [...path, name] : path;
   const suiteFile = attr(suite, 'file') ?? attr(suite, 'filepath');
   const out = walk.tests;
-  const element = walk.pathOf.length;
+  const start = out.length;
   let previous: TestResult | undefined;
   for (const testcase of list(suite.testcase)) {
     const result = toResult(testcase, here, suiteFile);
@@ -575,9 +576,8 @@ function walkSuite(suite: XmlNode, path: string[], walk: Walk): void {
       if (result.file === previous.file) result.file = previous.file;
     }
     out.push((previous = result));
-    walk.elementOf[out.length - 1] = element;
   }
-  if (previous) walk.pathOf.push(JSON.stringify(here));
+  if (previous) walk.elements.push({ path: JSON.stringify(here), start, end: out.length });
   else if (suite.testsuite === undefined) emptySuiteError(suite, name, suiteFile, walk.runErrors);
   // The parsed tree is ours alone: let the garbage collector take each suite's cases as soon as
   // they are read, so the model reuses their memory instead of growing the heap (peak RSS: BENCHMARKS.md).
