@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readReportSet } from '../../src/publish/reports.js';
-import { parseReport } from '../../src/reports/index.js';
+import { parseReport, readReports } from '../../src/reports/index.js';
 
 const lines = (...events: object[]) => events.map((e) => JSON.stringify(e)).join('\n');
 const read = (file: string, text: string) => {
@@ -191,6 +191,55 @@ describe('Jest JSON', () => {
       { message: 'the runner reports the run failed (success: false), though no test failed' },
     ]);
   });
+});
+
+test('Dart: a file that failed to load is its "loading" pseudo-test, shown: a run error of the file', () => {
+  expect(
+    read(
+      'dart.json',
+      lines(
+        { protocolVersion: '0.1.1', type: 'start', time: 0 },
+        { suite: { id: 0, platform: 'vm', path: 'test/cart_test.dart' }, type: 'suite', time: 0 },
+        {
+          test: { id: 1, name: 'loading test/cart_test.dart', suiteID: 0, groupIDs: [] },
+          type: 'testStart',
+          time: 1,
+        },
+        {
+          testID: 1,
+          error: 'Failed to load "test/cart_test.dart": Error: Undefined name \'total\'.',
+          isFailure: false,
+          type: 'error',
+          time: 5,
+        },
+        { testID: 1, result: 'error', skipped: false, hidden: false, type: 'testDone', time: 6 },
+        { success: false, type: 'done', time: 7 },
+      ),
+    ),
+  ).toEqual({
+    tests: [],
+    runErrors: [
+      {
+        file: 'test/cart_test.dart',
+        message: 'Failed to load "test/cart_test.dart": Error: Undefined name \'total\'.',
+      },
+    ],
+  });
+});
+
+test("TRX: a RunInfo of outcome Error is the run's (a test host that crashed), never the xUnit adapter's echo of a test's failure", async () => {
+  const dir = '__tests__/fixtures/reports';
+  const runErrorsOf = async (file: string) =>
+    (await readReports([join(dir, file)]))[0]!.runErrors ?? [];
+  expect(await runErrorsOf('enricomi/trx/yami_YAMILEX_2015-10-24_04_18_59.trx')).toEqual([
+    { message: 'test run: El proceso del host de pruebas terminó inesperadamente.' },
+  ]);
+  for (const file of [
+    'dorny/fixtures/dotnet-trx.trx',
+    'dorny/fixtures/dotnet-xunitv3.trx',
+    'enricomi/trx/xunit/xUnit-net461-sample.trx',
+  ])
+    expect(await runErrorsOf(file)).toEqual([]);
 });
 
 describe('Playwright JSON: what it tells of a partial run', () => {
