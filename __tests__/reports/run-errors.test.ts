@@ -242,6 +242,18 @@ test("TRX: a RunInfo of outcome Error is the run's (a test host that crashed), n
     expect(await runErrorsOf(file)).toEqual([]);
 });
 
+test.each([
+  [
+    'a filtered run',
+    '<filter><not><cat>Slow</cat></not><test>Acme.CartTests</test></filter>',
+    { filter: 'not(cat=Slow) test=Acme.CartTests' },
+  ],
+  ['the whole suite (an empty filter, as nunit3-console writes it)', '<filter />', undefined],
+])("NUnit 3's <filter>: %s", (_name, filter, selection) => {
+  const xml = `<test-run id="2" testcasecount="1" result="Passed">${filter}<test-suite type="Assembly" name="a.dll"><test-case name="T" fullname="A.T" result="Passed"/></test-suite></test-run>`;
+  expect(parseReport('TestResult.xml', xml).selection).toEqual(selection);
+});
+
 describe('Playwright JSON: what it tells of a partial run', () => {
   const report = (config: object) =>
     JSON.stringify({ config: { rootDir: '/w', ...config }, suites: [], errors: [] });
