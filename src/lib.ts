@@ -64,6 +64,9 @@ export {
   type GateOptions,
   type GateVerdict,
   type CycleCounts,
+  type ReportRunError,
+  type RunnerStatus,
+  type OnRunError,
 } from './publish/index.js';
 
 // Reading reports (one parser per format, detection by content).
@@ -75,6 +78,8 @@ export {
   countTests,
   ReportError,
   type ParsedReport,
+  type RunError,
+  type RunSelection,
   type TestResult,
   type Attempt,
   type Outcome,

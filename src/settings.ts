@@ -19,6 +19,7 @@ import {
   DEFAULT_TIMEOUT_MS,
   REPORT_EXTENSIONS,
   REPORT_FORMAT_IDS,
+  RUNNER_OUTCOMES,
 } from './shared/defaults.js';
 import { DEFAULT_RATE_LIMIT, formatRateLimit } from './shared/rate.js';
 import type { Words } from './shared/errors.js';
@@ -384,6 +385,36 @@ export const SETTINGS = {
     modes: ['publish'],
     commands: ['publish'],
     description: 'Result for tests that errored: FAILED or BLOCKED.',
+  },
+  'on-run-error': {
+    type: 'choice',
+    choices: ['fail', 'warn'],
+    default: 'fail',
+    modes: ['publish'],
+    commands: ['publish'],
+    description:
+      'A run error in the reports (a test file that failed to load, a collection error, a build failure, an undefined step; never a test): fail (the gate fails, with or without thresholds, after the results are written) or warn (named, not counted).',
+  },
+  'runner-outcome': {
+    type: 'choice',
+    choices: RUNNER_OUTCOMES,
+    placeholder: 'OUTCOME',
+    modes: ['publish'],
+    commands: ['publish'],
+    description:
+      "How the test runner's step ended: steps.<id>.outcome in a workflow (not conclusion, which continue-on-error makes success). A runner that failed or was cancelled while its reports show no failed test and no run error fails the gate, with or without thresholds; success changes nothing. Give this or runner-exit-code.",
+  },
+  'runner-exit-code': {
+    type: 'integer',
+    // What shells ($?) and Windows agents (an NTSTATUS such as 3221225477) report.
+    min: -2147483648,
+    max: 4294967295,
+    env: 'TESTCYCLE_RUNNER_EXIT_CODE',
+    placeholder: 'N',
+    modes: ['publish'],
+    commands: ['publish'],
+    description:
+      "The test runner's exit status ($? right after it): not 0 while its reports show no failed test and no run error fails the gate, with or without thresholds; 0 changes nothing. Give this or runner-outcome.",
   },
   'dry-run': {
     type: 'boolean',

@@ -32,8 +32,11 @@ test('mode publish with sync puts what sync did in the job summary, before the r
     'cycle-name': 'Nightly',
     sync: 'true',
     'rate-limit': '1000/1m',
+    // The sample's undefined step is a run error (docs/design.md "Run errors"): named, not failed on here.
+    'on-run-error': 'warn',
   });
   expect(run.code).toBe(0);
+  expect(run.summary).toContain('### Run errors (1)');
   const cases = [...emu.service.store.all('test_cases')];
   expect(cases.length).toBeGreaterThan(5);
   expect(run.summary).toContain('### Test cases synced (publish --sync)');

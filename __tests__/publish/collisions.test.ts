@@ -175,3 +175,28 @@ test('the same test in two report files (matrix legs) is one test run twice, not
   expect(result.warnings).toEqual([]);
   expect(executionsOf(emu, 'CI run').get('math.adds')).toEqual(['FAILED']);
 });
+
+test('case names cut to fit stay distinct: two tests whose keys share their first 240 characters get a case each; the failure is in the cycle, and --max-failed 0 fails', async () => {
+  const stem = `checkout ${'applies every discount rule in order '.repeat(7)}`;
+  const tests = [
+    testOf('cart', `${stem}for a guest`, 'passed', { file: 'cart.test.js' }),
+    testOf('cart', `${stem}for a staff`, 'failed', { file: 'cart.test.js' }),
+  ];
+  const emu = await publishEmulator();
+  const defaults = options([]);
+  const result = await publish(
+    clientOf(emu),
+    options([report(tests)], {
+      match: { ...defaults.match, createMissingCases: true },
+      gate: { ...defaults.gate!, maxFailed: 0 },
+    }),
+  );
+  expect(result.unmatched).toEqual([]);
+  expect(result.writes.casesCreated).toBe(2);
+  const names = [...emu.service.store.all('test_cases')].map((c) => String(c.attributes.name));
+  expect(names.map((n) => n.length)).toEqual([253, 253]);
+  expect(names[0]!.slice(0, 240)).toBe(names[1]!.slice(0, 240));
+  expect(names[0]).not.toBe(names[1]);
+  expect([...executionsOf(emu, 'CI run').values()].flat().sort()).toEqual(['FAILED', 'PASSED']);
+  expect(result.gate).toMatchObject({ passed: false, reasons: ['1 failed, more than 0 allowed'] });
+});

@@ -100,7 +100,9 @@ describe('every reporter of one run gives one case per test (samples/)', () => {
     const emu = await publishEmulator();
     const root = sampleRoot(runner, inputs);
     const warnings = await publishEach(emu, runner, inputs, { GITHUB_WORKSPACE: root });
-    expect(warnings).toEqual([]);
+    // No warning of keys; cucumber-js and behave name their undefined step, a run error
+    // (docs/design.md "Run errors"), in every report of it.
+    expect(warnings.filter((w) => !/\brun error/.test(w))).toEqual([]);
     expect(casesIn(emu)).toHaveLength(cases);
   });
 

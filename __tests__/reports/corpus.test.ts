@@ -56,6 +56,11 @@ const DEVIATIONS: Record<
     reason:
       'a pass, then a failure, then an error of one test: the failure after the pass is a new invocation and the error its retry (2 tests, 1 passed, 1 error); upstream calls the whole a flaky pass, which would hide the failure',
   },
+  'dorny/fixtures/test-errors/jest/jest-test-results.xml': {
+    expected: { total: 0, failed: 0 },
+    reason:
+      'two test files that failed to run, as jest-junit writes them with reportTestSuiteErrors (a testsuite of tests="0" whose cases are classed "Test suite failed to run"): run errors of their files, no tests (docs/design.md "Run errors")',
+  },
   'ctrf/github-test-reporter/ctrf-reports/ctrf-report.json': {
     expected: { skipped: 3 },
     reason:
@@ -84,6 +89,18 @@ const LENIENT: Record<string, string> = {
     'unescaped quotes inside attribute values: the XML parser is lenient here (a full well-formedness check would cost 60% more parse time on big files); the 8 test cases are read (4 of them invocations of one parameterized test, their names cut short by the quotes)',
 };
 const negative = entries.filter((e) => e.expect_error && !LENIENT[e.input]);
+
+test('the test files that failed to run in a jest-junit report are its run errors', async () => {
+  const report = await readReport(
+    join(ROOT, 'dorny/fixtures/test-errors/jest/jest-test-results.xml'),
+  );
+  expect(report.runErrors?.map((e) => [e.file, e.message])).toEqual(
+    ['libs/foo.spec.ts', 'libs/bar.spec.ts'].map((file) => [
+      file,
+      "Test suite failed to run: tsconfig.json:13:3 - error TS6258: 'typeRoots' should be set inside the 'compilerOptions' object of the config json file",
+    ]),
+  );
+});
 
 test('lenient reads are listed with their count', async () => {
   expect((await counts('enricomi/nunit/nunit3/jenkins/NUnit-issue47367.xml')).total).toBe(8);

@@ -2,7 +2,10 @@
  * Reports written by real runners (samples/<runner>/, each with its expected.json and the script
  * that regenerates it): every entry parsed with auto-detection; the detected format, the counts
  * (flaky included) and, where the file holds every attempt, the runs must equal what the runner
- * itself reported. Where testcycle reads a file differently on purpose, the table below says why.
+ * itself reported; the run errors the file names (a test file that failed to load, a collection
+ * error, a build failure, an undefined step: docs/design.md "Run errors") and what it tells of the
+ * run being partial (a shard, a filter) must be what the entry says, none where it says nothing.
+ * Where testcycle reads a file differently on purpose, the table below says why.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,6 +34,10 @@ interface Entry {
   runner: Counts;
   runs?: number;
   expected: Counts;
+  /** How many run errors the file names (absent: none). */
+  runErrors?: number;
+  /** What the file tells of the run being partial (absent: nothing). */
+  selection?: { shard?: string; filter?: string };
 }
 
 const entries = readdirSync(ROOT)
@@ -83,6 +90,10 @@ describe('real-runner samples: what the runner reported', () => {
       skipped: got.skipped,
       flaky: got.flaky,
     }).toEqual(want);
+    expect(reports.flatMap((r) => r.runErrors ?? [])).toHaveLength(entry.runErrors ?? 0);
+    expect(reports.map((r) => r.selection).filter(Boolean)).toEqual(
+      entry.selection ? [entry.selection] : [],
+    );
     // Runs can match only where the file holds every attempt the runner made.
     const complete = JSON.stringify(entry.expected) === JSON.stringify(entry.runner);
     if (entry.runs !== undefined && complete && !RUNS_DIFFER[`${runner}/${entry.input}`])

@@ -49,3 +49,20 @@ set -e
 echo "gotestsum (rerun) exit code: $rc (non-zero is expected: the sample has failing tests)"
 test -s reports/gotestsum-rerun-junit.xml
 test -s reports/gotestsum-rerun.json
+
+# 4. run-errors/ (a module of its own, so ./... above leaves it out), into reports/run-errors/:
+#    cart passes, broken does not compile, initpanic panics before any test runs (exit 2).
+mkdir -p reports/run-errors
+set +e
+(cd run-errors && go test -json -count=1 ./... > ../reports/run-errors/go-test.json \
+  2> ../reports/run-errors/go-test.console.txt)
+rc=$?
+(cd run-errors && gotestsum --format standard-verbose \
+  --junitfile ../reports/run-errors/gotestsum-junit.xml --packages ./... -- -count=1 \
+  > ../reports/run-errors/gotestsum-junit.console.txt 2>&1)
+rc2=$?
+set -e
+echo "go test (run-errors) exit code: $rc, gotestsum: $rc2 (2 is expected: a build failure)"
+test -s reports/run-errors/go-test.json
+test -s reports/run-errors/gotestsum-junit.xml
+

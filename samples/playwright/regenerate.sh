@@ -24,5 +24,22 @@ compgen -G 'reports/allure-results/*-result.json' >/dev/null ||
   { echo "missing report: reports/allure-results/*-result.json" >&2; exit 1; }
 
 # Error-context files that the reports point at (../test-results/...): not kept.
+# Two more runs (run-errors/playwright.config.ts), into reports/run-errors/: the first shard of two
+# with --grep @cart (its reports must tell the run was partial), and load-error/ alone, whose spec
+# fails to load (exit 1; its reports must tell why).
+mkdir -p reports/run-errors
+rc=0
+./node_modules/.bin/playwright test --config run-errors/playwright.config.ts --shard 1/2 \
+  --grep @cart >reports/run-errors/playwright.console.txt 2>&1 || rc=$?
+echo "playwright test --shard 1/2 --grep @cart -> exit $rc" >&2
+rc=0
+SAMPLE_LOAD_ERROR=1 ./node_modules/.bin/playwright test --config run-errors/playwright.config.ts \
+  >reports/run-errors/load-error-playwright.console.txt 2>&1 || rc=$?
+echo "playwright test (load-error/) -> exit $rc (1 is expected)" >&2
+for f in playwright.json junit.xml ctrf.json load-error-playwright.json load-error-junit.xml \
+  load-error-ctrf.json; do
+  [[ -s reports/run-errors/$f ]] || { echo "missing report: reports/run-errors/$f" >&2; exit 1; }
+done
+
 rm -rf test-results
 ls -l reports

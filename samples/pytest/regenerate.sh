@@ -20,3 +20,21 @@ rc=$?
 set -e
 echo "pytest exit code: $rc (non-zero is expected: the sample has failing tests)"
 test -s reports/junit.xml
+
+# Two more runs of run-errors/ into reports/run-errors/, with -m "not slow" (one test deselected):
+# test_broken.py fails at collection. pytest's default stops after collection (exit 2: only the
+# error is written); --continue-on-collection-errors runs the rest (exit 1).
+mkdir -p reports/run-errors
+for run in continue stopped; do
+  flags=(); out=junit
+  if [ "$run" = continue ]; then flags=(--continue-on-collection-errors); else out=junit-stopped; fi
+  set +e
+  /usr/bin/python3 -m pytest -v -rA -p no:cacheprovider -c run-errors/pytest.ini \
+    --rootdir run-errors -m "not slow" "${flags[@]}" --junitxml=reports/run-errors/$out.xml \
+    run-errors > reports/run-errors/$out.console.txt 2>&1
+  rc=$?
+  set -e
+  echo "pytest run-errors ($run) exit code: $rc (1 and 2 are expected)"
+  test -s reports/run-errors/$out.xml
+done
+

@@ -23,3 +23,22 @@ for f in reports/junit.xml reports/vitest.json reports/ctrf.json reports/ctrf-d2
   [[ -s "$f" ]] || { echo "missing report: $f" >&2; exit 1; }
 done
 grep -E '^ +Tests ' reports/vitest.console.txt
+
+# Two more runs whose reports must tell what the counts do not (reports/run-errors/):
+#   run-errors/vitest.config.js            every test passes, one file fails to load and one
+#                                          afterAll throws (vitest.json, junit.xml, ctrf.json)
+#   run-errors/vitest.unhandled.config.js  its test passes, an unhandled rejection makes vitest
+#                                          exit 1, and neither report says so
+extra_run() {
+  local status=0
+  NO_COLOR=1 ./node_modules/.bin/vitest run --config "run-errors/$1" \
+    >"reports/run-errors/$2.console.txt" 2>&1 || status=$?
+  echo "vitest --config run-errors/$1 exited with $status (1 is expected)"
+  grep -E '^ +(Tests|Test Files) ' "reports/run-errors/$2.console.txt"
+}
+mkdir -p reports/run-errors
+extra_run vitest.config.js vitest
+extra_run vitest.unhandled.config.js unhandled-vitest
+for f in vitest.json junit.xml ctrf.json unhandled-vitest.json unhandled-junit.xml; do
+  [[ -s "reports/run-errors/$f" ]] || { echo "missing report: reports/run-errors/$f" >&2; exit 1; }
+done

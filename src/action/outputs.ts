@@ -28,6 +28,7 @@ export const ACTION_OUTPUTS = [
   'pass-rate',
   'gate',
   'gate-reasons',
+  'run-errors',
   'created',
   'updated',
   'unchanged',
@@ -90,6 +91,7 @@ export function setOutputs(result: PublishResult, secrets: Redactor): void {
       'pass-rate': result.passRate,
       gate: gateOutcome(result),
       'gate-reasons': result.gate.reasons.join('\n'),
+      'run-errors': result.runErrors?.length ?? 0,
       // A dry run: what it would create and update (dry-run says so).
       created: result.dryRun?.create ?? result.writes.created,
       updated: result.dryRun?.update ?? result.writes.updated,

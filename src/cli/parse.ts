@@ -2,6 +2,7 @@
 import { addCounts, countTests, type Counts, noCounts } from '../reports/index.js';
 import { oneLine } from '../shared/redact.js';
 import { readReportSet, reportSettings } from '../publish/index.js';
+import { describeRunError } from '../publish/verdict.js';
 import type { CommandContext } from './main.js';
 
 export async function runParseCommand(ctx: CommandContext): Promise<number> {
@@ -10,19 +11,27 @@ export async function runParseCommand(ctx: CommandContext): Promise<number> {
     allowEmpty: true,
   });
   let totals: Counts = noCounts();
+  let runErrors = 0;
   const files = reports.map((r) => {
     const counts = countTests(r.tests);
     totals = addCounts(totals, counts);
+    runErrors += r.runErrors?.length ?? 0;
     return {
       file: r.file,
       format: r.format,
       ...counts,
+      // Failures of the run that are no test (docs/design.md "Run errors"), and what the report
+      // tells of the run being partial (a shard, a filter).
+      runErrors: r.runErrors ?? [],
+      ...(r.selection ? { selection: r.selection } : {}),
       ...(values.verbose ? { tests: r.tests } : {}),
     };
   });
   if (values.json) {
     // `runs` beside `total` (tests): each retry is a run; `skippedFiles`: not reports (directory mode).
-    io.stdout(JSON.stringify({ files, totals, skippedFiles: reports.skipped }));
+    io.stdout(
+      JSON.stringify({ files, totals: { ...totals, runErrors }, skippedFiles: reports.skipped }),
+    );
     return 0;
   }
   const COLUMNS = ['total', 'runs', 'passed', 'failed', 'errors', 'skipped', 'flaky'] as const;
@@ -36,10 +45,26 @@ export async function runParseCommand(ctx: CommandContext): Promise<number> {
   // Tests and runs side by side, to reconcile with the runner's own summary.
   io.stdout(
     `${totals.runs} run${totals.runs === 1 ? '' : 's'} of ${totals.total} test${totals.total === 1 ? '' : 's'}, ${totals.flaky} flaky` +
+      (runErrors ? `, ${runErrors} run error${runErrors === 1 ? '' : 's'} (no tests)` : '') +
       (reports.skipped.length
         ? `; ${reports.skipped.length} file${reports.skipped.length === 1 ? '' : 's'} skipped as not reports${values.verbose ? '' : ' (--verbose lists them)'}`
         : ''),
   );
+  // Run errors are no tests: named, each on its line, whatever --verbose says.
+  for (const r of reports)
+    for (const e of r.runErrors ?? [])
+      io.stdout(`run error ${describeRunError({ report: r.file, ...e })}`);
+  for (const r of reports)
+    if (r.selection)
+      io.stdout(
+        `partial run ${oneLine(r.file)}: ${[
+          r.selection.shard && `shard ${r.selection.shard}`,
+          r.selection.filter && `filter ${r.selection.filter}`,
+        ]
+          .filter(Boolean)
+          .map((x) => oneLine(String(x)))
+          .join(', ')}`,
+      );
   if (values.verbose) {
     for (const s of reports.skipped) io.stdout(`skipped ${oneLine(s.file)}: ${oneLine(s.reason)}`);
     for (const f of files) {

@@ -28,6 +28,7 @@ import type { ParsedReport } from '../reports/index.js';
 import { tokenStanding, type TokenStanding } from '../publish/token.js';
 import { describeRuleChanges } from '../publish/auto-quarantine.js';
 import { triageLines } from '../publish/triage.js';
+import { describeRunError } from '../publish/verdict.js';
 import type { CommandContext } from './main.js';
 import { EXIT_CODES } from './exit-codes.js';
 
@@ -214,6 +215,10 @@ function humanResult(r: PublishResult, reports: ParsedReport[], color: boolean):
   });
   lines.push(
     ...listed(`failed in the reports: ${failed.length}`, failed),
+    ...listed(
+      `run errors in the reports (no tests): ${r.runErrors?.length ?? 0}`,
+      (r.runErrors ?? []).map(describeRunError),
+    ),
     ...listed(`not executed in the cycle: ${r.notExecuted?.length ?? 0}`, r.notExecuted ?? []),
   );
   if (plan) {

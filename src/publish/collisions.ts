@@ -42,6 +42,12 @@ const DIFFERENCES: [
   ['params', '{params}', (e) => e.test.params ?? ''],
   ['line', undefined, (e) => String(e.test.line ?? '')],
   ['report', undefined, (e) => e.file],
+  // Two testsuites of one name in one report (jest-junit: one per test file, no file written).
+  [
+    'testsuite',
+    undefined,
+    (e) => (e.test.container === undefined ? '' : `#${e.test.container + 1}`),
+  ],
 ];
 
 type Match = Pick<MatchOptions, 'keyPattern' | 'automationKey' | 'workspace'>;
@@ -71,7 +77,12 @@ export function findKeyCollisions(
   tests.forEach((entry, i) => {
     const key = keys[i]!;
     if (!key) return;
-    const identity = testIdentity(usesParams ? entry.test : { ...entry.test, params: undefined });
+    // One identity in two elements of one report is two tests (TestResult.container); in two
+    // reports (matrix legs, a re-run), one test run twice.
+    const element =
+      entry.test.container === undefined ? '' : JSON.stringify([entry.file, entry.test.container]);
+    const identity =
+      testIdentity(usesParams ? entry.test : { ...entry.test, params: undefined }) + element;
     let identities = byKey.get(key);
     if (!identities) byKey.set(key, (identities = new Map()));
     if (!identities.has(identity)) identities.set(identity, entry);
@@ -116,9 +127,11 @@ export function describeCollisions(
     const more = c.tests.length > 5 ? `; and ${c.tests.length - 5} more` : '';
     const hint = c.separatedBy
       ? ` [${c.separatedBy} in ${words.name('automation-key')} tells them apart]`
-      : differing.every(([, placeholder]) => placeholder === undefined)
-        ? ' [only their line differs: give each an explicit test case key or its own name]'
-        : ' [give each an explicit test case key]';
+      : differing.every(([label]) => label === 'testsuite')
+        ? " [their report writes nothing else that tells them apart: have the reporter write each test's file (jest-junit: addFileAttribute), or give each an explicit test case key]"
+        : differing.every(([, placeholder]) => placeholder === undefined)
+          ? ' [only their line differs: give each an explicit test case key or its own name]'
+          : ' [give each an explicit test case key]';
     return `  "${oneLine(c.key)}": ${c.tests.length} distinct tests: ${tests}${more}${hint}`;
   });
   const rest = collisions.length > 10 ? `\n  ... and ${collisions.length - 10} more keys` : '';

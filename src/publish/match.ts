@@ -4,6 +4,7 @@
  * chunks that keep URLs short, or one listing of the automated cases when that is fewer requests;
  * `--create-missing-cases` creates the rest.
  */
+import { createHash } from 'node:crypto';
 import { type ListParams, type Resource, type ServiceClient } from '../api/client.js';
 import { commandOf, ConfigError, TestcycleError, type Words } from '../shared/errors.js';
 import { chunkGroups, chunkIn, f, isEvaluated } from '../api/filter.js';
@@ -538,11 +539,17 @@ export async function nextRank(
   return base + 1;
 }
 
-/** The name a case created for a test gets: its key (names are unique), cut to 255 characters. */
+/**
+ * The name a case created for a test gets: its key (names are unique), cut to 255 characters: its
+ * first 240, `…` and 12 hex digits of the whole key's SHA-256, so two keys that share their first
+ * 240 characters name two cases (docs/design.md "Results and merging": one name would let the
+ * second test find the first one's case, and its result land in "unmatched").
+ */
 export function caseNameOf(automationKey: string): string {
-  return automationKey.length > 255
-    ? `${automationKey.slice(0, 240)}…${automationKey.length}`
-    : automationKey;
+  if (automationKey.length <= 255) return automationKey;
+  // Never half of a surrogate pair (an emoji) at the cut.
+  const head = automationKey.slice(0, 240).replace(/[\uD800-\uDBFF]$/, '');
+  return `${head}…${createHash('sha256').update(automationKey).digest('hex').slice(0, 12)}`;
 }
 
 /**

@@ -46,6 +46,15 @@ import { planAfterWrites } from './dry-run.js';
 import { isStandIn, standInId } from './plan-cost.js';
 import type { PublishSettings } from './settings.js';
 import {
+  floorReasons,
+  floorWarnings,
+  isFailing,
+  leftOutReason,
+  runErrorsOf,
+  type ReportRunError,
+  type RunnerStatus,
+} from './verdict.js';
+import {
   type CycleContents,
   type Desired,
   makePlan,
@@ -106,6 +115,13 @@ export interface PublishResult {
   warnings: string[];
   /** publish --sync: what sync did (or, in a dry run, would do) before the results. */
   sync?: SyncResult;
+  /**
+   * Failures of the run that are no test's result, each with its report (docs/design.md "Run
+   * errors"): with on-run-error fail, each fails the gate.
+   */
+  runErrors?: ReportRunError[];
+  /** How the runner ended, as runner-outcome or runner-exit-code said. */
+  runner?: RunnerStatus;
 }
 
 export class UnmatchedError extends TestcycleError {
@@ -137,8 +153,12 @@ export async function publish(
 ): Promise<PublishResult> {
   const run = startRun(client, options);
   for (const warning of keyWarnings(options.reports, options.match)) run.warn(warning);
+  // The runner's verdict, from the reports and the CI, before any request: the floor of the gate.
+  const floor = floorReasons(options);
+  for (const warning of floorWarnings(options)) run.warn(warning);
+  const verdictFields = verdictFieldsOf(options);
   // Distinct tests that would share one execution: known from the reports, before any request.
-  const { tests, collided } = withoutCollisions(options, run.warn);
+  const { tests, collided, collidedFailing } = withoutCollisions(options, run.warn);
   const project = await preflight(run);
   const synced = options.sync ? await syncCases(run, project.id) : undefined;
   const cycle = await resolveCycle(client, project.id, {
@@ -151,11 +171,23 @@ export async function publish(
   const contents = await readContents(run, cycle);
   const match = await matchAll(run, tests, project.id, contents.cases, synced?.sync);
   const plan = planWrites(run, tests, match, contents.executions);
-  if (options.dryRun)
+  if (options.dryRun) {
+    for (const reason of floor) run.warn(`the gate would fail: ${reason}`);
     return {
       ...(await dryRunResult(run, project.id, cycle, plan, match, collided, synced?.sync)),
       ...synced,
+      ...verdictFields,
     };
+  }
+  // Failed tests the cycle will not hold: with thresholds, the gate names them (unmatched ones
+  // only where the user did not say to ignore them).
+  const leftOut = leftOutReason({
+    unmatched:
+      options.onUnmatched === 'ignore'
+        ? 0
+        : tests.filter((e, i) => !match.byTest.has(i) && isFailing(e.test)).length,
+    collided: collidedFailing,
+  });
   const cycleResource = cycle!.resource;
   const written = await writeResults(run, plan, project.id, cycleResource.id);
   const finalCycle = options.cycle.close
@@ -168,6 +200,7 @@ export async function publish(
     run,
     cycleResource,
     localCounts(plan, written.final),
+    { floor, leftOut },
   );
   // Best effort: a failure to tell people warns and leaves the verdict as it is.
   const notified = await tellOwners(client, options.gate, cycleResource, triage);
@@ -192,6 +225,16 @@ export async function publish(
     requests: requestsOf(client),
     warnings: run.warnings,
     ...synced,
+    ...verdictFields,
+  };
+}
+
+/** The result's run errors and runner status, where there are any. */
+function verdictFieldsOf(options: PublishOptions): Pick<PublishResult, 'runErrors' | 'runner'> {
+  const runErrors = runErrorsOf(options.reports);
+  return {
+    ...(runErrors.length ? { runErrors } : {}),
+    ...(options.runner ? { runner: options.runner } : {}),
   };
 }
 
@@ -453,17 +496,32 @@ async function writeResults(
   return written;
 }
 
-/** With thresholds: one aggregate over the whole cycle (every shard), then the verdict. */
+/**
+ * With thresholds: one aggregate over the whole cycle (every shard), then the verdict. The
+ * runner's verdict is its floor, with or without thresholds (docs/design.md "Run errors"): the
+ * floor's reasons fail it first; failed tests the cycle does not hold fail a gate with thresholds.
+ */
 async function gateStep(
   run: Run,
   cycle: Resource<'test_cycles'>,
   local: CycleCounts,
+  { floor, leftOut }: { floor: string[]; leftOut?: string },
 ): Promise<{ counts: CycleCounts; gate: PublishResult['gate']; triage?: Triage }> {
   const gate = run.options.gate;
   if (!hasThresholds(gate))
-    return { counts: local, gate: { passed: true, reasons: [], evaluated: false } };
+    return { counts: local, gate: onFloor({ passed: true, reasons: [], evaluated: false }, floor) };
   const { counts, verdict, triage } = await evaluateGate(run.client, cycle, gate);
-  return { counts, gate: { ...verdict, evaluated: true }, ...(triage ? { triage } : {}) };
+  return {
+    counts,
+    gate: onFloor({ ...verdict, evaluated: true }, leftOut ? [...floor, leftOut] : floor),
+    ...(triage ? { triage } : {}),
+  };
+}
+
+/** A verdict with the floor's reasons before its own: any of them fails it. */
+function onFloor(gate: PublishResult['gate'], floor: string[]): PublishResult['gate'] {
+  if (floor.length === 0) return gate;
+  return { ...gate, passed: false, reasons: [...floor, ...gate.reasons], evaluated: true };
 }
 
 /** The cycle's counts from what this run read and wrote (no extra request). */
@@ -522,13 +580,13 @@ export function gateOutcome(result: PublishResult): 'passed' | 'failed' | 'skipp
 function withoutCollisions(
   options: PublishOptions,
   warn: (text: string | Words) => void,
-): { tests: Tests; collided: Unmatched[] } {
+): { tests: Tests; collided: Unmatched[]; collidedFailing: number } {
   const all = options.reports.flatMap((r) => r.tests.map((test) => ({ test, file: r.file })));
   const mode = options.onKeyCollision ?? 'warn';
-  if (mode === 'merge') return { tests: all, collided: [] };
+  if (mode === 'merge') return { tests: all, collided: [], collidedFailing: 0 };
   const keys = testKeysOf(all, options.match);
   const collisions = findKeyCollisions(all, keys, options.match.automationKey);
-  if (collisions.length === 0) return { tests: all, collided: [] };
+  if (collisions.length === 0) return { tests: all, collided: [], collidedFailing: 0 };
   if (mode === 'fail') throw new KeyCollisionError(collisions);
   warn((w) =>
     describeCollisions(
@@ -540,16 +598,19 @@ function withoutCollisions(
   const sharing = new Map(collisions.map((c) => [c.key, c.tests.length]));
   const tests: Tests = [];
   const collided: Unmatched[] = [];
+  let collidedFailing = 0;
   all.forEach((entry, i) => {
     const key = keys[i]!;
     const count = sharing.get(key);
     if (count === undefined) tests.push(entry);
-    else
+    else {
+      if (isFailing(entry.test)) collidedFailing++;
       collided.push({
         test: display(entry.test),
         file: entry.file,
         reason: `key collision: ${count} distinct tests share the key "${oneLine(key)}"`,
       });
+    }
   });
-  return { tests, collided };
+  return { tests, collided, collidedFailing };
 }

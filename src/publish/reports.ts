@@ -3,6 +3,7 @@ import { TestcycleError } from '../shared/errors.js';
 import type { Logger } from '../shared/redact.js';
 import { describeSkipped, readReports, type ReportSet } from '../reports/index.js';
 import type { ReportSettings } from './settings.js';
+import { describeRunError, runErrorsOf } from './verdict.js';
 
 /**
  * Reads the reports; files a directory held that are no reports are named in `logger`'s log.
@@ -33,6 +34,15 @@ export class NoTestsError extends TestcycleError {
         const parts: string[] = [];
         const skipped = describeSkipped(reports.skipped);
         if (skipped) parts.push(skipped);
+        // A runner that stopped before any test: what it said is the thing to fix.
+        const runErrors = runErrorsOf(reports);
+        if (runErrors.length)
+          parts.push(
+            `the reports name ${runErrors.length} run error(s), failures of the run that stopped its tests: ${runErrors
+              .slice(0, 5)
+              .map(describeRunError)
+              .join('; ')}${runErrors.length > 5 ? '; ...' : ''}`,
+          );
         if (reports.length) {
           const files = reports.slice(0, 10).map((r) => r.file);
           const more = reports.length > 10 ? `, and ${reports.length - 10} more` : '';

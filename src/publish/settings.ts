@@ -46,6 +46,7 @@ import { untilSetting } from './quarantine.js';
 import { parseAutoQuarantine } from './auto-quarantine.js';
 import { checkAutomationKeyTemplate, keyPattern, type MatchOptions } from './match.js';
 import type { ErrorAs, FlakyMode, MergeMode } from './results.js';
+import type { OnRunError, RunnerOutcome, RunnerStatus } from './verdict.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -299,6 +300,13 @@ export interface PublishSettings {
   replaceSteps?: boolean;
   /** publish --sync: the custom field where sync records the mapped values it wrote. */
   ownershipField?: string;
+  /**
+   * A run error in the reports fails the gate, or is warned of (docs/design.md "Run errors");
+   * absent: fail.
+   */
+  onRunError?: OnRunError;
+  /** How the test runner ended, where the CI said (runner-outcome, runner-exit-code). */
+  runner?: RunnerStatus;
 }
 
 /** How tests find their cases (publish and sync): key pattern, key template, workspace. */
@@ -333,6 +341,8 @@ export function publishSettings(src: SettingSource, env: Env, secrets?: Redactor
     format: choice(src, 'format'),
     sync: flag(src, 'sync'),
     ...caseWriteSettings(src),
+    onRunError: choice(src, 'on-run-error'),
+    ...runnerSetting(src),
   };
 }
 
@@ -352,6 +362,39 @@ export function caseWriteSettings(
     caseNames: choice(src, 'case-names'),
     replaceSteps: flag(src, 'replace-steps'),
     ownershipField,
+  };
+}
+
+/**
+ * How the runner ended: `runner-outcome` (a step's outcome) or `runner-exit-code` (its exit
+ * status), not both; neither: not known, and the reports alone tell.
+ */
+export function runnerSetting(src: SettingSource): { runner?: RunnerStatus } {
+  const outcome = raw(src, 'runner-outcome');
+  const code = numeric(src, 'runner-exit-code');
+  if (outcome !== undefined && code !== undefined)
+    throw new ConfigError(
+      'runner-outcome',
+      (w) => `and ${w.name('runner-exit-code')} both say how the runner ended; give one of them.`,
+    );
+  if (outcome !== undefined) {
+    const choices = spec('runner-outcome').choices ?? [];
+    if (!choices.includes(outcome))
+      throw new ConfigError(
+        'runner-outcome',
+        `"${outcome}" is not one of ${choices.join(', ')}: give the outcome of the runner's step (steps.<id>.outcome).`,
+      );
+    return {
+      runner: { outcome: outcome as RunnerOutcome, setting: 'runner-outcome', value: outcome },
+    };
+  }
+  if (code === undefined) return {};
+  return {
+    runner: {
+      outcome: code === 0 ? 'success' : 'failure',
+      setting: 'runner-exit-code',
+      value: String(code),
+    },
   };
 }
 

@@ -12,6 +12,7 @@ import type { PublishResult } from './publish.js';
 import { describeRuleChanges } from './auto-quarantine.js';
 import { renderSyncSection } from './sync-summary.js';
 import { triageSections } from './triage-summary.js';
+import type { ReportRunError } from './verdict.js';
 
 export interface SummaryOptions {
   /** e.g. https://app.example/cycles/{key} (the API has no UI URLs). */
@@ -113,6 +114,7 @@ export function renderSummary(
   if (result.sync) sections.unshift(renderSyncSection(result.sync, cell));
   const ruled = result.autoQuarantine ? describeRuleChanges(result.autoQuarantine) : [];
   if (ruled.length) sections.unshift(`${ruled.map((line) => `- ${cell(line)}`).join('\n')}\n`);
+  if (result.runErrors?.length) sections.push(runErrorTable(result.runErrors));
   const failed = failedTests(reports);
   if (failed.length) {
     // A dry run's table holds the cycle as planned; these are the reports' failures.
@@ -132,6 +134,20 @@ export function renderSummary(
   if (result.collided?.length)
     sections.push(unmatchedTable('Left out: key collisions', result.collided));
   return cut(head, sections, max);
+}
+
+/** The run errors: no tests, in no cycle, so named here (docs/design.md "Run errors"). */
+function runErrorTable(rows: ReportRunError[]): string {
+  return (
+    `### Run errors (${rows.length})\n\nFailures of the run that are no test's result: the tests they stopped are not in the reports.\n\n| Where | Report | What the runner said |\n|---|---|---|\n` +
+    rows
+      .map(
+        (e) =>
+          `| ${cell(e.file ?? e.suite ?? '')} | ${cell(e.report)} | ${cell(e.message.slice(0, 300))} |`,
+      )
+      .join('\n') +
+    '\n'
+  );
 }
 
 function unmatchedTable(title: string, rows: Unmatched[]): string {

@@ -57,6 +57,13 @@ export interface TestResult {
    * Playwright annotations (type -> description). Sync maps them to case fields (`label:NAME`).
    */
   labels?: Record<string, string>;
+  /**
+   * Which element of its report holds it, set only where two elements of one report carry the
+   * same suite path (jest-junit writes a `<testsuite>` per test file, named by its first describe,
+   * and no file): entries of one identity in two such elements are two tests, never a retry, and
+   * share a key only as a collision (docs/design.md "Results and merging").
+   */
+  container?: number;
 }
 
 /** One step of a test as its report names it (Gherkin: keyword and text). */
@@ -112,6 +119,31 @@ export type ParsedTests = TestResult[] & {
   runErrors?: RunError[];
   selection?: RunSelection;
 };
+
+/** The tests with the run errors their report names, each once (none: the tests as they are). */
+export function withRunErrors(tests: TestResult[], runErrors: readonly RunError[]): ParsedTests {
+  if (runErrors.length === 0) return tests;
+  const seen = new Set<string>();
+  const once = runErrors.filter((e) => {
+    const id = JSON.stringify([e.file, e.suite, e.message]);
+    return !seen.has(id) && !!seen.add(id);
+  });
+  return Object.assign(tests, { runErrors: once });
+}
+
+/**
+ * What a runner said of a failure outside the tests, as one line to name it by: its first line,
+ * and the line after a bare heading (jest's "● Test suite failed to run", then the reason).
+ */
+export function runErrorMessage(text: string | undefined, fallback: string): string {
+  const lines = (text ?? '')
+    .split('\n', 200)
+    .map((l) => l.trim().replace(/^● /, ''))
+    .filter(Boolean);
+  const [first, second] = lines;
+  if (!first) return fallback;
+  return second && /^Test suite failed to run$/.test(first) ? `${first}: ${second}` : first;
+}
 
 /** The tests with the identity gap of their reporter attached, counting the tests that lack it. */
 export function withGap(
@@ -242,7 +274,9 @@ export function testIdentity(test: TestResult): string {
  * - a repeat after a passed or skipped run is a new invocation (go test -count, a parameterized
  *   test whose parameters the format does not show): a test of its own, counted again.
  *
- * Entries with different identities (another file, suite, class or parameters) are never merged.
+ * Entries with different identities (another file, suite, class or parameters) are never merged,
+ * nor entries of two report elements that carry one suite path (`container`: jest-junit's two
+ * `<testsuite name="cart">` of two test files are two tests, whatever their order).
  * Formats that mark retries build their attempts from the marks and do not call this.
  */
 export function foldRepeats(tests: TestResult[]): TestResult[] {
@@ -263,8 +297,8 @@ export function foldRepeats(tests: TestResult[]): TestResult[] {
     }
     const candidates = failing?.get(t.name);
     if (candidates) {
-      const identity = testIdentity(t);
-      const at = candidates.findIndex((c) => testIdentity(c) === identity);
+      const identity = repeatIdentity(t);
+      const at = candidates.findIndex((c) => repeatIdentity(c) === identity);
       if (at >= 0) {
         const latest = candidates[at]!;
         addRun(latest, t);
@@ -279,6 +313,12 @@ export function foldRepeats(tests: TestResult[]): TestResult[] {
     else failing.set(t.name, [t]);
   }
   return out;
+}
+
+/** The identity repeats share: a test's, and the report element that holds it where that tells. */
+function repeatIdentity(test: TestResult): string {
+  const identity = testIdentity(test);
+  return test.container === undefined ? identity : `${identity}#${test.container}`;
 }
 
 function isFailed(test: TestResult): boolean {

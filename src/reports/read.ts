@@ -85,7 +85,9 @@ export function parseReport(
     format: format.id,
     tests,
     ...(tests.gap ? { gap: tests.gap } : {}),
-    ...(tests.runErrors?.length ? { runErrors: tests.runErrors } : {}),
+    ...(tests.runErrors?.length
+      ? { runErrors: tests.runErrors.map((e) => ({ ...e, message: stripAnsi(e.message) })) }
+      : {}),
     ...(tests.selection ? { selection: tests.selection } : {}),
   };
 }

@@ -90,3 +90,11 @@ export const REPORT_FORMAT_IDS = [
   'tap',
 ] as const;
 export type ReportFormatId = (typeof REPORT_FORMAT_IDS)[number];
+
+/**
+ * How a test runner's step ended (`runner-outcome`), as GitHub gives a step's outcome
+ * (`${{ steps.test.outcome }}`), and `timed_out` as it gives a workflow run's conclusion
+ * (workflow_run): docs/design.md "Run errors".
+ */
+export const RUNNER_OUTCOMES = ['success', 'failure', 'cancelled', 'skipped', 'timed_out'] as const;
+export type RunnerOutcome = (typeof RUNNER_OUTCOMES)[number];

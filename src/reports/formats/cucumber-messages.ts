@@ -4,8 +4,20 @@
  * params); each testCaseStarted is an attempt (`attempt` counts the retries of `--retry`).
  */
 import type { ReportFormat } from '../format.js';
-import { outcomeOfRuns, type Attempt, type TestResult } from '../model.js';
-import { gherkinStep, notPassedStep, scenarioOutcome, type StepArgument } from './cucumber.js';
+import {
+  outcomeOfRuns,
+  withRunErrors,
+  type Attempt,
+  type RunError,
+  type TestResult,
+} from '../model.js';
+import {
+  gherkinStep,
+  notPassedStep,
+  scenarioOutcome,
+  stepError,
+  type StepArgument,
+} from './cucumber.js';
 import { arr, num, obj, str, type Json } from './json-util.js';
 
 export const cucumberMessages: ReportFormat = {
@@ -19,8 +31,9 @@ export const cucumberMessages: ReportFormat = {
   parse(text) {
     const features = new Map<
       string,
-      { name: string; lines: Map<string, RowInfo>; keywords: Map<string, string> }
+      { name: string; lines: Map<string, RowInfo>; keywords: Map<string, StepInfo> }
     >();
+    const run = new RunEvents();
     const pickles = new Map<string, Json>();
     const testCases = new Map<string, Json>();
     const started = new Map<string, { testCaseId: string; statuses: string[]; message?: string }>();
@@ -55,19 +68,24 @@ export const cucumberMessages: ReportFormat = {
         started.set(str(e.id) ?? '', { testCaseId: str(e.testCaseId) ?? '', statuses: [] });
       } else if (envelope.testStepFinished) {
         const e = obj(envelope.testStepFinished);
-        const run = started.get(str(e.testCaseStartedId) ?? '');
+        const caseRun = started.get(str(e.testCaseStartedId) ?? '');
         const result = obj(e.testStepResult);
-        if (!run) continue;
-        run.statuses.push((str(result.status) ?? 'UNKNOWN').toLowerCase());
-        run.message ??= str(result.message) ?? str(obj(result.exception).message);
+        if (!caseRun) continue;
+        const status = (str(result.status) ?? 'UNKNOWN').toLowerCase();
+        caseRun.statuses.push(status);
+        caseRun.message ??= str(result.message) ?? str(obj(result.exception).message);
+        if (status === 'undefined' || status === 'ambiguous')
+          run.badStep(status, caseRun.testCaseId, str(e.testStepId) ?? '');
+      } else if (run.read(envelope)) {
+        // a run-level event (parse error, hook, end of the run), kept by RunEvents
       } else if (envelope.testCaseFinished) {
         const e = obj(envelope.testCaseFinished);
-        const run = started.get(str(e.testCaseStartedId) ?? '');
-        if (!run) continue;
-        const outcome = scenarioOutcome(run.statuses);
-        const attempts = attemptsByCase.get(run.testCaseId) ?? [];
-        attempts.push({ outcome, message: run.message ?? notPassedStep(run.statuses) });
-        attemptsByCase.set(run.testCaseId, attempts);
+        const caseRun = started.get(str(e.testCaseStartedId) ?? '');
+        if (!caseRun) continue;
+        const outcome = scenarioOutcome(caseRun.statuses);
+        const attempts = attemptsByCase.get(caseRun.testCaseId) ?? [];
+        attempts.push({ outcome, message: caseRun.message ?? notPassedStep(caseRun.statuses) });
+        attemptsByCase.set(caseRun.testCaseId, attempts);
       }
     }
     const tests: TestResult[] = [];
@@ -97,15 +115,119 @@ export const cucumberMessages: ReportFormat = {
         // The pickle's steps (background first, outline values filled in), as Gherkin reads them.
         steps: arr(pickle.steps).map((value) => {
           const step = obj(value);
-          const keyword = feature?.keywords.get(str(arr(step.astNodeIds)[0]) ?? '');
+          const keyword = feature?.keywords.get(str(arr(step.astNodeIds)[0]) ?? '')?.keyword;
           const text = str(step.text) ?? '';
           return { action: gherkinStep(keyword ? `${keyword} ${text}` : text, argumentOf(step)) };
         }),
       });
     }
-    return tests;
+    return withRunErrors(
+      tests,
+      run.errors((testCaseId, testStepId) => {
+        const testCase = testCases.get(testCaseId);
+        const pickleStepId = str(
+          arr(testCase?.testSteps)
+            .map(obj)
+            .find((st) => str(st.id) === testStepId)?.pickleStepId,
+        );
+        const pickle = pickles.get(str(testCase?.pickleId) ?? '') ?? {};
+        const step = arr(pickle.steps)
+          .map(obj)
+          .find((st) => str(st.id) === pickleStepId);
+        const uri = str(pickle.uri);
+        const feature = features.get(uri ?? '');
+        const info = feature?.keywords.get(str(arr(step?.astNodeIds)[0]) ?? '');
+        const text = str(step?.text) ?? '';
+        return {
+          step: info ? `${info.keyword} ${text}` : text,
+          file: uri,
+          suite: feature?.name || undefined,
+          line: info?.line,
+        };
+      }),
+    );
   },
 };
+
+/** A step of a feature as Gherkin writes it: its keyword and line. */
+interface StepInfo {
+  keyword: string;
+  line?: number;
+}
+
+/**
+ * The run's own events (docs/design.md "Run errors"): a feature file Gherkin could not parse
+ * (`parseError`: its scenarios never ran), a BeforeAll or AfterAll hook that failed
+ * (`testRunHookFinished`), the run's end (`testRunFinished`, with the exception that stopped it),
+ * and the steps no step definition or several matched. Messages that end before
+ * `testRunFinished` are a run that stopped before it finished.
+ */
+class RunEvents {
+  private readonly found: RunError[] = [];
+  private readonly bad: {
+    status: 'undefined' | 'ambiguous';
+    testCaseId: string;
+    testStepId: string;
+  }[] = [];
+  private finished = false;
+
+  /** True when the envelope is a run-level event, read here. */
+  read(envelope: Json): boolean {
+    if (envelope.parseError) {
+      const e = obj(envelope.parseError);
+      const source = obj(e.source);
+      const uri = str(source.uri);
+      // Gherkin's message starts with the line and column: `(5:5): expected: ...`.
+      this.found.push({
+        ...(uri ? { file: uri } : {}),
+        message: `${uri ?? 'a feature file'} cannot be parsed: ${str(e.message) ?? 'no message'}`,
+      });
+      return true;
+    }
+    if (envelope.testRunHookFinished) {
+      const result = obj(obj(envelope.testRunHookFinished).result);
+      const status = str(result.status);
+      if (status && status !== 'PASSED' && status !== 'SKIPPED')
+        this.found.push({
+          message: `a BeforeAll or AfterAll hook ${status.toLowerCase()}: ${str(result.message) ?? str(obj(result.exception).message) ?? 'no message'}`,
+        });
+      return true;
+    }
+    if (envelope.testRunFinished) {
+      this.finished = true;
+      const e = obj(envelope.testRunFinished);
+      const exception = str(obj(e.exception).message) ?? str(e.message);
+      if (e.success === false && exception)
+        this.found.push({ message: `the run stopped: ${exception}` });
+      return true;
+    }
+    return false;
+  }
+
+  badStep(status: 'undefined' | 'ambiguous', testCaseId: string, testStepId: string): void {
+    this.bad.push({ status, testCaseId, testStepId });
+  }
+
+  errors(
+    stepOf: (
+      testCaseId: string,
+      testStepId: string,
+    ) => { step: string; file?: string; suite?: string; line?: number },
+  ): RunError[] {
+    const steps = this.bad.map(({ status, testCaseId, testStepId }) => {
+      const { step, ...where } = stepOf(testCaseId, testStepId);
+      return stepError(status, step, where);
+    });
+    const unfinished = this.finished
+      ? []
+      : [
+          {
+            message: 'the messages end before testRunFinished: the run stopped before it finished',
+          },
+        ];
+    return [...this.found, ...steps, ...unfinished];
+  }
+}
 
 /** A pickle step's argument: `argument.dataTable.rows[].cells[].value` or `argument.docString`. */
 function argumentOf(step: Json): StepArgument | undefined {
@@ -120,15 +242,18 @@ function argumentOf(step: Json): StepArgument | undefined {
   return content === undefined ? undefined : { docString: content };
 }
 
-/** The keyword of each step of a feature (`Given`, `When`, `And` ...), by AST node id. */
-function stepKeywords(feature: Json): Map<string, string> {
-  const out = new Map<string, string>();
+/** The keyword (`Given`, `When`, `And` ...) and line of each step of a feature, by AST node id. */
+function stepKeywords(feature: Json): Map<string, StepInfo> {
+  const out = new Map<string, StepInfo>();
   const visit = (children: unknown[]) => {
     for (const child of children.map(obj)) {
       if (child.rule) visit(arr(obj(child.rule).children));
       const node = obj(child.scenario ?? child.background);
       for (const step of arr(node.steps).map(obj))
-        out.set(str(step.id) ?? '', (str(step.keyword) ?? '').trim());
+        out.set(str(step.id) ?? '', {
+          keyword: (str(step.keyword) ?? '').trim(),
+          line: num(obj(step.location).line),
+        });
     }
   };
   visit(arr(feature.children));

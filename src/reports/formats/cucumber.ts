@@ -1,6 +1,12 @@
 /** Cucumber JSON (cucumber-js, Cucumber-JVM, behave --format json): one test per scenario. */
 import type { ReportFormat } from '../format.js';
-import { foldRepeats, type Outcome, type TestResult } from '../model.js';
+import {
+  foldRepeats,
+  withRunErrors,
+  type Outcome,
+  type RunError,
+  type TestResult,
+} from '../model.js';
 import { arr, type Json, num, obj, str } from './json-util.js';
 
 export const cucumber: ReportFormat = {
@@ -13,6 +19,7 @@ export const cucumber: ReportFormat = {
     /"keyword"\s*:/.test(s.head),
   parse(doc) {
     const tests: TestResult[] = [];
+    const runErrors: RunError[] = [];
     for (const featureValue of arr(doc)) {
       const feature = obj(featureValue);
       const featureName = str(feature.name) ?? '';
@@ -36,6 +43,18 @@ export const cucumber: ReportFormat = {
         // Step durations are nanoseconds; behave's are seconds.
         const duration = steps.reduce<number>((sum, r) => sum + (num(r.duration) ?? 0), 0);
         const durationMs = Math.round(behave ? duration * 1e3 : duration / 1e6);
+        for (const step of arr(scenario.steps).map(obj)) {
+          const status = str(obj(step.result).status)?.toLowerCase();
+          if (status !== 'undefined' && status !== 'ambiguous') continue;
+          const line = behave ? behaveLocation(step.location).line : num(step.line);
+          runErrors.push(
+            stepError(status, `${(str(step.keyword) ?? '').trim()} ${str(step.name) ?? ''}`, {
+              file: featureFile,
+              suite: featureName,
+              line,
+            }),
+          );
+        }
         const tags = [...new Set([...featureTags, ...tagNames(scenario.tags)])];
         tests.push({
           suite: [featureName],
@@ -61,9 +80,28 @@ export const cucumber: ReportFormat = {
         });
       }
     }
-    return foldRepeats(tests);
+    return withRunErrors(foldRepeats(tests), runErrors);
   },
 };
+
+/**
+ * A step no step definition matches (undefined) or two match (ambiguous): the suite's code, not
+ * the scenario, is wrong (docs/design.md "Run errors"). The scenario still fails, as Cucumber's
+ * strict mode counts it; the step is named once more as a run error, so that it fails the gate
+ * even when the scenario's result is quarantined or left out. One per step and place.
+ */
+export function stepError(
+  status: 'undefined' | 'ambiguous',
+  step: string,
+  where: { file?: string; suite?: string; line?: number },
+): RunError {
+  const at = where.file ? ` (${where.file}${where.line ? `:${where.line}` : ''})` : '';
+  return {
+    ...(where.file ? { file: where.file } : {}),
+    ...(where.suite ? { suite: where.suite } : {}),
+    message: `${status} step: ${step.trim()}${at}`,
+  };
+}
 
 /**
  * behave's JSON (behave/formatter/json.py, 1.2.6) has Cucumber's shape with its own fields: a

@@ -1,6 +1,13 @@
 /** `dart test --reporter json` and `flutter test --machine`: an event stream, one JSON object per line. */
 import type { ReportFormat } from '../format.js';
-import { foldRepeats, type Outcome, type TestResult } from '../model.js';
+import {
+  foldRepeats,
+  runErrorMessage,
+  withRunErrors,
+  type Outcome,
+  type RunError,
+  type TestResult,
+} from '../model.js';
 import { arr, num, obj, str, type Json } from './json-util.js';
 
 export const dart: ReportFormat = {
@@ -15,6 +22,7 @@ export const dart: ReportFormat = {
     const groups = new Map<number, string>();
     const started = new Map<number, Json>();
     const tests: TestResult[] = [];
+    const runErrors: RunError[] = [];
     const messages = new Map<number, string>();
     for (const event of events(text)) {
       switch (str(event.type)) {
@@ -49,6 +57,15 @@ export const dart: ReportFormat = {
             .at(-1);
           const name = str(test.name) ?? '';
           const file = suites.get(num(test.suiteID) ?? -1);
+          // The runner's "loading <file>" pseudo-test, shown (not hidden) when the file failed
+          // to load: no test, a run error of the file (docs/design.md "Run errors").
+          if (outcome !== 'passed' && arr(test.groupIDs).length === 0 && /^loading /.test(name)) {
+            runErrors.push({
+              file: file || name.slice('loading '.length),
+              message: runErrorMessage(messages.get(id), 'failed to load'),
+            });
+            break;
+          }
           const durationMs =
             (num(event.time) ?? 0) - (num(startedAt(test)) ?? num(event.time) ?? 0);
           tests.push({
@@ -69,7 +86,7 @@ export const dart: ReportFormat = {
           break;
       }
     }
-    return foldRepeats(tests);
+    return withRunErrors(foldRepeats(tests), runErrors);
   },
 };
 

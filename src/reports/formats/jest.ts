@@ -3,7 +3,14 @@
  * shape: test files in testResults[], their tests in assertionResults[].
  */
 import type { ReportFormat } from '../format.js';
-import { withRetries, type Outcome, type TestResult } from '../model.js';
+import {
+  runErrorMessage,
+  withRetries,
+  withRunErrors,
+  type Outcome,
+  type RunError,
+  type TestResult,
+} from '../model.js';
 import { arr, num, obj, str } from './json-util.js';
 
 const STATUS: Record<string, Outcome> = {
@@ -28,12 +35,18 @@ export const jestJson: ReportFormat = {
     // vitest writes jest's shape without jest's wasInterrupted and numRuntimeErrorTestSuites.
     const vitest = !('wasInterrupted' in root) && !('numRuntimeErrorTestSuites' in root);
     const tests: TestResult[] = [];
+    const runErrors: RunError[] = [];
     for (const fileValue of arr(root.testResults)) {
       const file = obj(fileValue);
       const path = str(file.name);
+      let failed = 0;
       for (const value of arr(file.assertionResults)) {
         const a = obj(value);
         const status = str(a.status) ?? '';
+        // jest-junit's reportTestSuiteErrors adds to a file that failed to run a result with
+        // status "error" and no title, in the results Jest shares with every reporter, so Jest's
+        // --json has it too (samples/jest/reports/run-errors/jest-suite-errors.json): no test.
+        if (status === 'error' && a.title === undefined && a.fullName === undefined) continue;
         const failures = arr(a.failureMessages).filter((m): m is string => typeof m === 'string');
         const outcome = STATUS[status] ?? 'error';
         const suite = arr(a.ancestorTitles).filter((t): t is string => typeof t === 'string');
@@ -51,6 +64,12 @@ export const jestJson: ReportFormat = {
           outcome: 'failed' as const,
           message: typeof reason === 'string' ? reason.split('\n')[0] : undefined,
         }));
+        // jest.retryTimes without logErrorsBeforeRetry lists no retryReasons: `invocations`
+        // (runs of the test) is then the only mark of the runs before the final one.
+        const invocations = num(a.invocations) ?? 1;
+        for (let run = earlier.length + 1; run < invocations; run++)
+          earlier.push({ outcome: 'failed', message: undefined });
+        if (outcome === 'failed' || outcome === 'error') failed++;
         tests.push(
           withRetries(
             {
@@ -70,11 +89,53 @@ export const jestJson: ReportFormat = {
           ),
         );
       }
+      const error = fileError(file, failed);
+      if (error) runErrors.push({ ...(path ? { file: path } : {}), message: error });
     }
-    // Retries are marked (retryReasons); test.each cases carry their values in their titles.
-    return tests;
+    // Retries are marked (retryReasons, invocations); test.each cases carry their values in their titles.
+    return withRunErrors(tests, [...runErrors, ...runLevelErrors(root, tests, runErrors)]);
   },
 };
+
+/**
+ * A test file Jest or vitest failed while none of its tests failed (docs/design.md "Run errors"):
+ * it did not load ("Test suite failed to run", no tests), or a hook outside the tests threw
+ * (afterAll). Jest writes why in `message` (`testExecError` before Jest 27); vitest writes a
+ * file that did not load with its error in `message`, an afterAll with none.
+ */
+function fileError(file: Record<string, unknown>, failed: number): string | undefined {
+  if (str(file.status) !== 'failed' || failed > 0) return undefined;
+  const exec = obj(file.testExecError);
+  return runErrorMessage(
+    str(exec.message) ?? str(file.message) ?? str(file.failureMessage),
+    'the runner failed this file though none of its tests failed, and its report says not why (a hook outside the tests, such as afterAll, may have thrown)',
+  );
+}
+
+/**
+ * What the whole run says beyond its files: Jest's count of files that failed to run when it is
+ * more than the report names, and a run the runner calls unsuccessful (`success: false`) where
+ * no test failed and nothing else explains it.
+ */
+function runLevelErrors(
+  root: Record<string, unknown>,
+  tests: readonly TestResult[],
+  found: readonly RunError[],
+): RunError[] {
+  const counted = num(root.numRuntimeErrorTestSuites) ?? 0;
+  if (counted > found.length)
+    return [
+      {
+        message: `Jest counts ${counted} test file(s) that failed to run (numRuntimeErrorTestSuites), the report names ${found.length}`,
+      },
+    ];
+  const failing = tests.some((t) => t.outcome === 'failed' || t.outcome === 'error');
+  if (root.success === false && !failing && found.length === 0)
+    return [
+      { message: 'the runner reports the run failed (success: false), though no test failed' },
+    ];
+  return [];
+}
 
 /**
  * The runner's name of a test, as every reporter of that runner writes it: jest's fullName joins

@@ -8,10 +8,13 @@ import {
   firstLine,
   foldRepeats,
   NO_PROPERTIES,
+  runErrorMessage,
   withGap,
+  withRunErrors,
   type ParsedTests,
   type Attempt,
   type Outcome,
+  type RunError,
   type TestResult,
 } from '../model.js';
 import { attr, list, seconds, text, type XmlNode } from '../xml.js';
@@ -34,17 +37,153 @@ export const junit: ReportFormat = {
     const rootNode = typeof root === 'object' ? root : {};
     // Before the walk, which lets go of the test cases it has read.
     const behave = many ? undefined : behaveFeature(rootNode, file);
-    const tests: TestResult[] = [];
+    const walk: Walk = { tests: [], elements: [], runErrors: [] };
     if (many) {
-      for (const suite of list(rootNode.testsuite)) walkSuite(suite, [], tests);
-      for (const testcase of list(rootNode.testcase)) tests.push(toResult(testcase, []));
+      for (const suite of list(rootNode.testsuite)) walkSuite(suite, [], walk);
+      for (const testcase of list(rootNode.testcase)) walk.tests.push(toResult(testcase, []));
     } else {
-      walkSuite(rootNode, [], tests);
+      walkSuite(rootNode, [], walk);
     }
+    markContainers(walk);
+    const runErrors = walk.runErrors;
+    buildErrors(rootNode, walk.tests, runErrors);
+    const tests = withoutRunErrorCases(walk);
     const folded = foldRepeats(tests);
-    return behave ? behaveJunit(behave, folded) : withDialect({ node: rootNode, many }, folded);
+    const parsed = behave
+      ? behaveJunit(behave, folded)
+      : withDialect({ node: rootNode, many }, folded, runErrors);
+    return withRunErrors(parsed, runErrors);
   },
 };
+
+/** What the walk collects: the test cases, the elements that hold them, the run errors. */
+interface Walk {
+  tests: TestResult[];
+  /**
+   * Each `<testsuite>` element that holds test cases: its suite path (JSON) and its cases,
+   * `tests[start]` to `tests[end - 1]` (a range, not an index per test: no memory per test).
+   */
+  elements: { path: string; start: number; end: number }[];
+  runErrors: RunError[];
+}
+
+/**
+ * Two `<testsuite>` elements with one suite path hold distinct tests (jest-junit names each test
+ * file's testsuite after its first describe and writes no file): their tests get the element, so
+ * that no fold or key check takes them for one test (docs/design.md "Results and merging").
+ */
+function markContainers(walk: Walk): void {
+  const count = new Map<string, number>();
+  for (const { path } of walk.elements) count.set(path, (count.get(path) ?? 0) + 1);
+  if (count.size === walk.elements.length) return;
+  walk.elements.forEach(({ path, start, end }, element) => {
+    if (count.get(path)! > 1) for (let i = start; i < end; i++) walk.tests[i]!.container = element;
+  });
+}
+
+/**
+ * Test cases that are no tests but a runner's failure outside them (docs/design.md "Run errors"),
+ * each as its writer marks it (samples/*\/reports/run-errors):
+ * - jest-junit with reportTestSuiteErrors: a file that failed to run is a testsuite of its own,
+ *   with test cases whose classname is "Test suite failed to run" and whose name is the file;
+ * - jest-junit: an afterAll hook that threw is a test case named " Test execution failure: could
+ *   be caused by test hooks like 'afterAll'.", its failure Jest's error as JSON;
+ * - pytest: a module that failed at collection is a test case with no classname, named after the
+ *   module, whose error's message is "collection failure";
+ * - gotestsum: a package that failed outside its tests (a panic in init or TestMain) is a test
+ *   case with no classname named TestMain (never a test of go's: TestMain is not run as one);
+ * - vitest: a test file that failed to load is a test case named as the file, alone in the
+ *   file's testsuite (a failed hook of a file that ran: see withoutSuiteCases).
+ */
+function withoutRunErrorCases(walk: Walk): TestResult[] {
+  const { tests, runErrors } = walk;
+  const alone = new Set(walk.elements.filter((e) => e.end - e.start === 1).map((e) => e.start));
+  // Indexes of the cases that are run errors: most files have none, and keep their array.
+  const dropped = new Set<number>();
+  tests.forEach((t, i) => {
+    const error = runErrorOfCase(t, alone.has(i));
+    if (!error) return;
+    dropped.add(i);
+    if (!runErrors.some((e) => e.file === error.file && e.suite === error.suite))
+      runErrors.push(error);
+  });
+  return dropped.size ? tests.filter((_, i) => !dropped.has(i)) : tests;
+}
+
+const JEST_HOOK_FAILURE = /^\s*Test execution failure: could be caused by test hooks/;
+
+function runErrorOfCase(t: TestResult, alone: boolean): RunError | undefined {
+  if (t.outcome === 'passed' || t.outcome === 'skipped') return undefined;
+  const suite = t.suite.at(-1);
+  if (t.classname === 'Test suite failed to run')
+    return { file: t.name, suite, message: runErrorMessage(t.details, t.classname) };
+  if (JEST_HOOK_FAILURE.test(t.name))
+    return { suite, message: `a hook failed: ${jestErrorOf(t.details)}` };
+  // vitest: a test file that failed to load is a test case named as the file, alone in its testsuite.
+  if (alone && t.name === t.classname && t.name === suite && SOURCE_FILE.test(t.name))
+    return {
+      file: t.name,
+      suite,
+      message: runErrorMessage(t.message ?? t.details, 'failed to load'),
+    };
+  if (t.classname !== undefined) return undefined;
+  if (t.outcome === 'error' && t.message === 'collection failure') {
+    const file = /test module '([^']+)'/.exec(t.details ?? '')?.[1];
+    const reason = (t.details ?? '')
+      .split('\n')
+      .filter((l) => l.startsWith('E   '))
+      .at(-1)
+      ?.slice(4)
+      .trim();
+    return {
+      file: file ?? `${t.name.replaceAll('.', '/')}.py`,
+      suite: t.name,
+      message: `collection failure${reason ? `: ${reason}` : ''}`,
+    };
+  }
+  if (t.name === 'TestMain') {
+    const panic = t.details?.split('\n').find((l) => l.startsWith('panic: '));
+    return {
+      suite,
+      message: panic ?? runErrorMessage(t.details, 'the package failed outside its tests'),
+    };
+  }
+  return undefined;
+}
+
+/** The first line of the error jest-junit writes as JSON (`{"message": "", "stack": "Error: ..."}`). */
+function jestErrorOf(details: string | undefined): string {
+  try {
+    const error = JSON.parse(details ?? '') as { message?: unknown; stack?: unknown };
+    const text = typeof error.message === 'string' && error.message ? error.message : error.stack;
+    if (typeof text === 'string') return runErrorMessage(text, 'no message');
+  } catch {
+    // Not JSON: the text as it is.
+  }
+  return runErrorMessage(details, 'no message');
+}
+
+/**
+ * gotestsum writes no test case for a package that did not build, but counts its build errors in
+ * the root's `errors` (samples/go/reports/run-errors/gotestsum-junit.xml): recognised by the
+ * go.version property it writes on each testsuite, when the root counts more errors than its
+ * test cases and run errors hold.
+ */
+function buildErrors(root: XmlNode, tests: TestResult[], runErrors: RunError[]): void {
+  const counted = Number(attr(root, 'errors') ?? 0);
+  if (!(counted > 0) || !list(root.testsuite).some(isGotestsumSuite)) return;
+  const shown = tests.filter((t) => t.outcome === 'error').length;
+  if (counted <= shown) return;
+  runErrors.push({
+    message: `${counted - shown} build error(s): gotestsum counts them, but writes no test case for a package that did not build (go test's output names it)`,
+  });
+}
+
+function isGotestsumSuite(suite: XmlNode): boolean {
+  return list(suite.properties).some((group) =>
+    list(group.property).some((p) => attr(p, 'name') === 'go.version'),
+  );
+}
 
 /** The statuses behave writes on its test cases (behave/model_core.py, Status). */
 const BEHAVE_STATUSES = new Set(['passed', 'failed', 'skipped', 'untested', 'undefined']);
@@ -121,7 +260,7 @@ const CUCUMBER_ROW = /^.* - #\d+\.\d+: /s;
  *   named `outline - #1.2: row name`, where Cucumber's other formats write `row name`.
  * Any other producer's classname and name are the identity as they are.
  */
-function withDialect(root: JunitRoot, tests: TestResult[]): ParsedTests {
+function withDialect(root: JunitRoot, tests: TestResult[], runErrors: RunError[]): ParsedTests {
   const first = tests[0];
   if (!first) return tests;
   const rootName = attr(root.node, 'name');
@@ -147,7 +286,7 @@ function withDialect(root: JunitRoot, tests: TestResult[]): ParsedTests {
       t.file ??= t.classname;
       t.fullName = t.name;
     }
-    return withoutSuiteCases(tests);
+    return withoutSuiteCases(tests, runErrors);
   }
   if (rootName === 'Cucumber' || rootName === 'cucumber-js') {
     for (const t of tests) {
@@ -357,13 +496,13 @@ const VITEST_PATH = ' > ';
  * - A failed beforeAll: the case is dropped, and the tests it stopped (skipped, no message of their
  *   own) become errors carrying its message: they did not run because of an error, which the gate
  *   must see (vitest's json reporter calls them skipped and loses the error).
- * - Anything else (a failed afterAll, whose tests ran; a real test named as a describe): the case
- *   stays a failed test. A failure is never dropped; at worst a suite counts as one more test.
+ * - A failed afterAll (every test under it ran): the case is a run error of its file and suite
+ *   (docs/design.md "Run errors"), never a test, so the gate still fails on it by default.
  * A case is taken for such a suite only in the trailing block of its file (vitest injects them
  * after the file's tests): failed, without a describe path, named as a describe of earlier cases
  * of its file. The index of describes is built only for files with such a candidate.
  */
-function withoutSuiteCases(tests: TestResult[]): TestResult[] {
+function withoutSuiteCases(tests: TestResult[], runErrors: RunError[]): TestResult[] {
   if (!tests.some((t) => t.outcome === 'failed' && !t.name.includes(VITEST_PATH))) return tests;
   // Per file (classname): the index of each case, by each describe title on its path.
   const byFile = new Map<string, Map<string, number[]>>();
@@ -401,8 +540,15 @@ function withoutSuiteCases(tests: TestResult[]): TestResult[] {
       continue;
     }
     const stopped = under.filter((j) => tests[j]!.outcome === 'skipped' && !tests[j]!.message);
-    if (stopped.length === 0) continue;
     dropped.add(i);
+    if (stopped.length === 0) {
+      runErrors.push({
+        file: t.classname,
+        suite: t.name,
+        message: `a hook failed after the suite's tests ran: ${runErrorMessage(t.message ?? t.details, 'no message')}`,
+      });
+      continue;
+    }
     for (const j of stopped) {
       const test = tests[j]!;
       test.outcome = 'error';
@@ -413,10 +559,12 @@ function withoutSuiteCases(tests: TestResult[]): TestResult[] {
   return dropped.size ? tests.filter((_, i) => !dropped.has(i)) : tests;
 }
 
-function walkSuite(suite: XmlNode, path: string[], out: TestResult[]): void {
+function walkSuite(suite: XmlNode, path: string[], walk: Walk): void {
   const name = attr(suite, 'name');
   const here = name ? [...path, name] : path;
   const suiteFile = attr(suite, 'file') ?? attr(suite, 'filepath');
+  const out = walk.tests;
+  const start = out.length;
   let previous: TestResult | undefined;
   for (const testcase of list(suite.testcase)) {
     const result = toResult(testcase, here, suiteFile);
@@ -429,11 +577,36 @@ function walkSuite(suite: XmlNode, path: string[], out: TestResult[]): void {
     }
     out.push((previous = result));
   }
+  if (previous) walk.elements.push({ path: JSON.stringify(here), start, end: out.length });
+  else if (suite.testsuite === undefined) emptySuiteError(suite, name, suiteFile, walk.runErrors);
   // The parsed tree is ours alone: let the garbage collector take each suite's cases as soon as
   // they are read, so the model reuses their memory instead of growing the heap (peak RSS: BENCHMARKS.md).
   delete suite.testcase;
   if (suite.testsuite !== undefined)
-    for (const child of list(suite.testsuite)) walkSuite(child, here, out);
+    for (const child of list(suite.testsuite)) walkSuite(child, here, walk);
+}
+
+/**
+ * A testsuite that counts errors or failures and holds no test case failed outside its tests
+ * (a class or file that did not load): a run error, with what it says of it.
+ */
+function emptySuiteError(
+  suite: XmlNode,
+  name: string | undefined,
+  file: string | undefined,
+  runErrors: RunError[],
+): void {
+  const errors = Number(attr(suite, 'errors') ?? 0) + Number(attr(suite, 'failures') ?? 0);
+  if (!(errors > 0)) return;
+  // Console output (system-err) is not in the parsed tree (src/reports/xml.ts): an error element is.
+  const element = [suite.error, suite.failure].find((e) => e !== undefined);
+  const node = list(element)[0];
+  const said = node && (attr(node, 'message') ?? text(node));
+  runErrors.push({
+    ...(file ? { file } : {}),
+    ...(name ? { suite: name } : {}),
+    message: runErrorMessage(said, `the suite counts ${errors} error(s) and holds no test case`),
+  });
 }
 
 function properties(node: XmlNode): Record<string, string> {

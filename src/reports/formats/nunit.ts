@@ -1,6 +1,6 @@
 /** NUnit 3 (<test-run>, or a <test-suite> fragment) and NUnit 2 (<test-results>). */
 import type { ReportFormat } from '../format.js';
-import { foldRepeats, type Outcome, type TestResult } from '../model.js';
+import { foldRepeats, type Outcome, type ParsedTests, type TestResult } from '../model.js';
 import { attr, list, seconds, text, type XmlNode } from '../xml.js';
 
 export const nunit3: ReportFormat = {
@@ -31,7 +31,7 @@ interface CaseFields {
 type CaseReader = (tc: XmlNode) => CaseFields;
 
 /** A whole run (`rootName`) holds suites; a bare <test-suite> fragment is one. */
-function parseNunit(doc: XmlNode, rootName: string, read: CaseReader): TestResult[] {
+function parseNunit(doc: XmlNode, rootName: string, read: CaseReader): ParsedTests {
   const tests: TestResult[] = [];
   const run = doc[rootName];
   const fragment = doc['test-suite'];
@@ -41,7 +41,27 @@ function parseNunit(doc: XmlNode, rootName: string, read: CaseReader): TestResul
   } else if (run === undefined && fragment && typeof fragment === 'object') {
     walk(fragment as XmlNode, [], tests, read);
   }
-  return foldRepeats(tests);
+  const folded = foldRepeats(tests);
+  const filter = run && typeof run === 'object' ? filterOf(list((run as XmlNode).filter)[0]) : '';
+  return filter ? Object.assign(folded, { selection: { filter } }) : folded;
+}
+
+/**
+ * NUnit 3's `<filter>` of the run (empty, `<filter />`, when the whole suite ran): the conditions
+ * `--where`, `--test` or `--testlist` gave (`<cat>Smoke</cat>`, `<not>`, `<and>` ...), as
+ * `cat=Smoke`. A filtered run cannot prove a test gone (docs/design.md "Run errors").
+ */
+function filterOf(node: XmlNode | undefined): string {
+  if (!node) return '';
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(node)) {
+    if (key.startsWith('@') || key === '#text') continue;
+    for (const item of list(value)) {
+      const inner = filterOf(item);
+      parts.push(inner ? `${key}(${inner})` : `${key}=${text(item) ?? ''}`);
+    }
+  }
+  return parts.join(' ');
 }
 
 /** NUnit 3 nests test-suite directly; NUnit 2 wraps children in <results>. */

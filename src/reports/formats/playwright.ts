@@ -1,6 +1,15 @@
 /** Playwright JSON reporter: one test per spec and project, retries as attempts. */
 import type { ReportFormat } from '../format.js';
-import type { Attempt, Outcome, TestResult } from '../model.js';
+import {
+  runErrorMessage,
+  withRunErrors,
+  type Attempt,
+  type Outcome,
+  type ParsedTests,
+  type RunError,
+  type RunSelection,
+  type TestResult,
+} from '../model.js';
 import { arr, num, obj, str, type Json } from './json-util.js';
 
 const RESULT: Record<string, Outcome> = {
@@ -20,11 +29,95 @@ export const playwright: ReportFormat = {
     /"suites"\s*:/.test(s.head) &&
     /"(rootDir|configFile|projects)"\s*:/.test(s.head),
   parse(doc) {
+    const root = obj(doc);
     const tests: TestResult[] = [];
-    for (const suite of arr(obj(doc).suites)) walk(obj(suite), [], tests);
-    return tests;
+    for (const suite of arr(root.suites)) walk(obj(suite), [], tests);
+    const parsed: ParsedTests = withRunErrors(tests, arr(root.errors).map(obj).map(runErrorOf));
+    const selection = selectionOf(obj(root.config));
+    return selection ? Object.assign(parsed, { selection }) : parsed;
   },
 };
+
+/**
+ * An error outside any test (the report's top-level `errors`): a spec file that failed to load
+ * stops Playwright before any test runs (samples/playwright/reports/run-errors), a global setup or
+ * teardown that threw. Its location names the file.
+ */
+function runErrorOf(error: Json): RunError {
+  const file = str(obj(error.location).file);
+  return {
+    ...(file ? { file } : {}),
+    message: runErrorMessage(str(error.message) ?? str(error.value), 'an error outside the tests'),
+  };
+}
+
+/** Options of `playwright test` that take a value: what follows them is no file filter. */
+const VALUE_OPTIONS = new Set([
+  '-c',
+  '--config',
+  '--reporter',
+  '-j',
+  '--workers',
+  '--retries',
+  '--repeat-each',
+  '--timeout',
+  '--global-timeout',
+  '--max-failures',
+  '--output',
+  '--shard',
+  '--project',
+  '-g',
+  '--grep',
+  '--grep-invert',
+  '--tsconfig',
+  '--browser',
+  '--trace',
+  '--test-list',
+  '--test-list-invert',
+  '--update-source-method',
+]);
+/** Options that run part of the suite. */
+const FILTER_OPTIONS = new Set([
+  '-g',
+  '--grep',
+  '--grep-invert',
+  '--project',
+  '--test-list',
+  '--test-list-invert',
+  '--last-failed',
+  '--only-changed',
+]);
+
+/**
+ * What the report tells of the run being partial: `config.shard` (`--shard`), and the filters of
+ * its command line (`config.argv`: `--grep`, `--project`, file arguments ...). Its `grep` is a
+ * regular expression, which JSON writes as `{}` whatever it holds, so only the command line says.
+ */
+function selectionOf(config: Json): RunSelection | undefined {
+  const shard = obj(config.shard);
+  const current = num(shard.current);
+  const total = num(shard.total);
+  const argv = arr(config.argv).filter((a): a is string => typeof a === 'string');
+  const start = argv.indexOf('test');
+  const filters: string[] = [];
+  for (let i = start < 0 ? argv.length : start + 1; i < argv.length; i++) {
+    const [flag, inline] = argv[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
+    const takesValue = VALUE_OPTIONS.has(flag) && inline === undefined;
+    const value = takesValue ? argv[++i] : inline;
+    if (FILTER_OPTIONS.has(flag)) filters.push(value === undefined ? flag : `${flag} ${value}`);
+    else if (!flag.startsWith('-')) filters.push(flag);
+  }
+  // Unset, grepInvert is null: set in the config file, it filters too.
+  if (config.grepInvert !== null && config.grepInvert !== undefined)
+    filters.push('grepInvert (in its config)');
+  const selection: RunSelection = {
+    ...(current !== undefined && total !== undefined && total > 1
+      ? { shard: `${current}/${total}` }
+      : {}),
+    ...(filters.length ? { filter: filters.join(' ') } : {}),
+  };
+  return selection.shard || selection.filter ? selection : undefined;
+}
 
 function walk(suite: Json, path: string[], out: TestResult[]): void {
   const title = str(suite.title);

@@ -1,6 +1,12 @@
 /** `rspec --format json`. */
 import type { ReportFormat } from '../format.js';
-import { foldRepeats, type Outcome, type TestResult } from '../model.js';
+import {
+  foldRepeats,
+  withRunErrors,
+  type Outcome,
+  type RunError,
+  type TestResult,
+} from '../model.js';
 import { arr, num, obj, str } from './json-util.js';
 
 const STATUS: Record<string, Outcome> = { passed: 'passed', failed: 'failed', pending: 'skipped' };
@@ -13,7 +19,8 @@ export const rspec: ReportFormat = {
     /"examples"\s*:/.test(s.head) ||
     (/"summary_line"\s*:/.test(s.head) && /"version"\s*:/.test(s.head)),
   parse(doc) {
-    const tests = arr(obj(doc).examples).map((value): TestResult => {
+    const root = obj(doc);
+    const tests = arr(root.examples).map((value): TestResult => {
       const e = obj(value);
       const outcome = STATUS[str(e.status) ?? ''] ?? 'error';
       const exception = obj(e.exception);
@@ -44,6 +51,38 @@ export const rspec: ReportFormat = {
         properties: {},
       };
     });
-    return foldRepeats(tests);
+    return withRunErrors(foldRepeats(tests), errorsOutsideExamples(root));
   },
 };
+
+/**
+ * RSpec's errors outside of examples (docs/design.md "Run errors"): a spec file that failed to
+ * load (RSpec then runs no example at all) or a hook outside the examples, such as
+ * `after(:context)`, that raised. `summary.errors_outside_of_examples_count` counts them and
+ * `messages` holds each ("An error occurred while loading ./spec/x_spec.rb.", then the
+ * exception): samples/rspec/reports/run-errors.
+ */
+function errorsOutsideExamples(root: Record<string, unknown>): RunError[] {
+  const counted = num(obj(root.summary).errors_outside_of_examples_count) ?? 0;
+  if (counted === 0) return [];
+  const errors = arr(root.messages)
+    .filter((m): m is string => typeof m === 'string' && /^\s*An error occurred/.test(m))
+    .map((m): RunError => {
+      const lines = m.split('\n').map((l) => l.trim());
+      const heading = lines.find(Boolean)!;
+      // The exception's class line (`LoadError:`), then its message.
+      const at = lines.findIndex((l) => /^[A-Z][\w:]*:$/.test(l));
+      const reason = at >= 0 ? `${lines[at]} ${lines[at + 1] ?? ''}`.trim() : undefined;
+      const file =
+        /while loading (\S+?)\.?$/.exec(heading)?.[1] ?? /^# (\S+?):\d+:in /m.exec(m)?.[1];
+      return {
+        ...(file ? { file: file.replace(/^\.\//, '') } : {}),
+        message: reason ? `${heading} ${reason}` : heading,
+      };
+    });
+  if (counted > errors.length)
+    errors.push({
+      message: `RSpec counts ${counted} error(s) outside of examples (errors_outside_of_examples_count), the report names ${errors.length}`,
+    });
+  return errors;
+}

@@ -1,6 +1,13 @@
 /** Visual Studio TRX (MSTest, and the xUnit/NUnit adapters of `dotnet test --logger trx`). */
 import type { ReportFormat } from '../format.js';
-import { foldRepeats, type Outcome, type TestResult } from '../model.js';
+import {
+  foldRepeats,
+  runErrorMessage,
+  withRunErrors,
+  type Outcome,
+  type RunError,
+  type TestResult,
+} from '../model.js';
 import { attr, list, text, type XmlNode } from '../xml.js';
 
 const OUTCOMES: Record<string, Outcome> = {
@@ -40,9 +47,29 @@ export const trx: ReportFormat = {
         for (const one of inner.length ? inner : [r]) tests.push(toResult(one, def));
       }
     }
-    return foldRepeats(tests);
+    return withRunErrors(foldRepeats(tests), runInfoErrors(run));
   },
 };
+
+/** What the adapters echo of a test's own result into RunInfos: the test's result says it. */
+const TEST_ECHO = /^\[xUnit\.net [^\]]*\]\s+\S.*\[(FAIL|SKIP)\]$|^Exit code indicates failure\b/;
+
+/**
+ * The run's own errors (docs/design.md "Run errors"): RunInfos of outcome Error, such as a test
+ * host that crashed ("The active test run was aborted", "El proceso del host de pruebas terminó
+ * inesperadamente": __tests__/fixtures/reports/enricomi/trx), never a test's. The lines the xUnit
+ * adapter echoes of a test's failure or skip, and Microsoft.Testing.Platform's exit code, repeat
+ * what the tests' results say, and are left out.
+ */
+function runInfoErrors(run: XmlNode): RunError[] {
+  return list(run.ResultSummary)
+    .flatMap((summary) => list(summary.RunInfos))
+    .flatMap((group) => list(group.RunInfo))
+    .filter((info) => (attr(info, 'outcome') ?? '').toLowerCase() === 'error')
+    .map((info) => runErrorMessage(text(list(info.Text)[0]), ''))
+    .filter((message) => message && !TEST_ECHO.test(message))
+    .map((message) => ({ message: `test run: ${message}` }));
+}
 
 function toResult(r: XmlNode, def: XmlNode | undefined): TestResult {
   const outcome = OUTCOMES[(attr(r, 'outcome') ?? '').toLowerCase()] ?? 'error';

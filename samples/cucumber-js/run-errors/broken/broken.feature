@@ -1,0 +1,5 @@
+Feature: Broken
+
+  Scenario: a step outside any keyword
+    Given an empty cart
+    this line is no step, so Gherkin cannot parse the file

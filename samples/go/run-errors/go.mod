@@ -1,0 +1,3 @@
+module example.com/testcycle/gosample/runerrors
+
+go 1.19

@@ -1,0 +1,5 @@
+describe('cart', () => {
+  it('totals', () => {
+    expect(1 + 2).toBe(3);
+  });
+});
