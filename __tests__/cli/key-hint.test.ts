@@ -138,13 +138,19 @@ test('sync, which reads every automated case, gives the same hint without a requ
   const plan = await runCli(['sync', '--report', file, '--dry-run', '--json'], env);
   expect(plan.code).toBe(0);
   expect(plan.err).toContain(
-    `match ${N} of the ${N} looked up by that key. To match the cases as they are keyed: --automation-key '{classname}.{name}'.`,
+    `match ${N} of the ${N} looked up by that key; no test case is created for them (each would duplicate one). To match the cases as they are keyed: --automation-key '{classname}.{name}'.`,
   );
   expect(plan.err).toContain(
     `testcycle sync --report ${file} --migrate-keys '{classname}.{name}' (add --dry-run first`,
   );
   // The Space and the one page of automated cases, as any sync.
   expect(JSON.parse(plan.out).requests.total).toBe(2);
+  // No case is created for tests whose cases the other template finds: each would be a duplicate.
+  expect(JSON.parse(plan.out).created).toEqual([]);
+  const real = await runCli(['sync', '--report', file, '--json'], env);
+  expect(real.code).toBe(0);
+  expect(JSON.parse(real.out).created).toEqual([]);
+  expect(cases(emu).filter((c) => c.attributes.automationKey)).toHaveLength(N);
 });
 
 test('a matching that listed every automated case answers the hint from that listing: no request more', async () => {

@@ -217,14 +217,20 @@ export async function sync(client: ServiceClient, options: SyncOptions): Promise
   const missing = keyed.filter((e) => !caseOf(e, cases).found).map((e) => e.test);
   const hint = await keyHintOf(
     missing,
-    { tests: keyed.length, unmatched: missing.length, withheld: false },
+    { tests: keyed.length, unmatched: missing.length, withheld: true },
     options.match,
     [...cases.byAuto.keys()],
   );
   if (hint) warn(describeKeyHint(hint, options.match.automationKey));
+  // A test whose case the other template finds is not created again: the new case would
+  // duplicate the one that holds its history (docs/design.md "A Space keyed by another template").
+  const other = hint && keyBuilder(hint.template, options.match.workspace);
+  const withheld = new Set(
+    other ? keyed.filter((e) => !caseOf(e, cases).found && cases.byAuto.has(other(e.test))) : [],
+  );
   stopIfInterrupted(options.signal);
 
-  const plan = makePlan(entries, cases, stepsOf, options, retirement, (test) =>
+  const plan = makePlan(entries, cases, stepsOf, options, retirement, withheld, (test) =>
     fields ? caseFieldsOf(test, fields, warn) : {},
   );
   const planned = planCost(plan);
@@ -408,6 +414,7 @@ function makePlan(
   stepsOf: Map<string, ExistingStep[]>,
   options: SyncOptions,
   retirement: Retirement,
+  withheld: ReadonlySet<Entry>,
   fieldsOf: (test: TestResult) => CaseChange,
 ): Plan {
   const creates: NewCase[] = [];
@@ -419,7 +426,7 @@ function makePlan(
     const { found, by } = caseOf(entry, cases);
     if (!found) {
       // An explicit key that names no case is not created: the key is the user's, not ours.
-      if (!entry.explicit)
+      if (!entry.explicit && !withheld.has(entry))
         creates.push({
           entry,
           extra: createdFields(fieldsOf(entry.test), options.ownershipField),
