@@ -150,7 +150,7 @@ export const SETTINGS = {
     default: 'publish',
     modes: MODES,
     description:
-      'What to do: publish (reports into a cycle, then gate), gate (thresholds on a cycle), create-cycle, close-cycle, report (a series of cycles as a page and a summary), sync (test cases kept in step with the reports).',
+      'What to do: publish (reports into a cycle, then gate), gate (thresholds on a cycle), create-cycle, close-cycle, report (a series of cycles as a page and a summary), sync (test cases kept in step with the reports), quarantine (list, add or remove a quarantine: quarantine-action).',
   },
   'base-url': {
     type: 'string',
@@ -455,6 +455,8 @@ export const SETTINGS = {
     type: 'string',
     flag: 'case',
     placeholder: 'KEY',
+    // Required by quarantine add and remove, the commands that take it (not an input every mode needs).
+    required: true,
     modes: ['quarantine'],
     commands: ['quarantine add', 'quarantine remove'],
     description: 'Quarantine: the key of the test case (e.g. DEMO-T12).',
@@ -462,6 +464,7 @@ export const SETTINGS = {
   reason: {
     type: 'string',
     placeholder: 'TEXT',
+    required: true,
     modes: ['quarantine'],
     commands: ['quarantine add'],
     description: 'Quarantine add: why the test is quarantined (required).',

@@ -41,7 +41,7 @@ export async function runEmulatorCommand({ settings, io }: CommandContext): Prom
   } catch (error) {
     // A seeded record the create path refuses is named by its entry (testCases[3].rank ...).
     if (error instanceof SeedError) throw new ConfigError('seed', `${seedFile}: ${error.message}`);
-    throw error;
+    throw listenError(error, text(settings, 'host')!, numeric(settings, 'port')!);
   }
   io.stdout(`emulator listening on ${emulator.url}`);
   if (!seedFile) {
@@ -53,4 +53,32 @@ export async function runEmulatorCommand({ settings, io }: CommandContext): Prom
     await emulator.close();
   }
   return 0;
+}
+
+/** The listen errors a person causes, in their terms (the port or host to change); others as they are. */
+function listenError(error: unknown, host: string, port: number): unknown {
+  switch ((error as { code?: unknown }).code) {
+    case 'EADDRINUSE':
+      return new ConfigError(
+        'port',
+        `${port} is in use on ${host} (another emulator still running?): stop what listens there, or use --port 0 for any free port.`,
+      );
+    case 'EACCES':
+      return new ConfigError(
+        'port',
+        `${port} needs privileges on this machine (ports below 1024 do): use --port 0 for any free port, or one above 1023.`,
+      );
+    case 'EADDRNOTAVAIL':
+      return new ConfigError(
+        'host',
+        `${host} is no address of this machine: use 127.0.0.1 (the default), or an address of one of its interfaces.`,
+      );
+    case 'ENOTFOUND':
+      return new ConfigError(
+        'host',
+        `${host} does not resolve to an address: use 127.0.0.1 (the default), or an address of one of this machine's interfaces.`,
+      );
+    default:
+      return error;
+  }
 }

@@ -23,6 +23,7 @@ import {
   type PublishResult,
 } from '../publish/index.js';
 import { oneLine } from '../shared/redact.js';
+import { plural } from '../shared/words.js';
 import { outputFile } from '../settings.js';
 import type { ParsedReport } from '../reports/index.js';
 import { tokenStanding, type TokenStanding } from '../publish/token.js';
@@ -224,7 +225,7 @@ function humanResult(r: PublishResult, reports: ParsedReport[], color: boolean):
     );
   } else if (r.writes.created + r.writes.updated + r.writes.unchanged + r.writes.casesCreated > 0) {
     lines.push(
-      `writes: ${r.writes.created} created, ${r.writes.updated} updated, ${r.writes.unchanged} unchanged${r.writes.casesCreated ? `, ${r.writes.casesCreated} test cases created` : ''}`,
+      `writes: ${r.writes.created} created, ${r.writes.updated} updated, ${r.writes.unchanged} unchanged${r.writes.casesCreated ? `, ${plural(r.writes.casesCreated, 'test case')} created` : ''}`,
     );
   }
   if (r.unmatched.length) lines.push(`unmatched: ${r.unmatched.length} test(s)`);

@@ -4,6 +4,7 @@
  * unmatched tests, cycle, requests. Text from reports is HTML-escaped; the whole stays under a
  * size limit, cut with a note.
  */
+import { plural } from '../shared/words.js';
 import { markdownCell } from '../shared/markdown.js';
 import { clip } from '../shared/redact.js';
 import type { ParsedReport, TestResult } from '../reports/model.js';
@@ -102,7 +103,7 @@ export function renderSummary(
   lines.push(
     plan
       ? `**Plan** would create ${plan.create}, update ${plan.update}, leave ${w.unchanged} unchanged · about ${plan.plannedRequests} more requests · ${requests} (reads) · Gate: not evaluated (dry run)`
-      : `Writes: ${w.created} created, ${w.updated} updated, ${w.unchanged} unchanged${w.casesCreated ? `, ${w.casesCreated} test cases created` : ''} · ${requests}`,
+      : `Writes: ${w.created} created, ${w.updated} updated, ${w.unchanged} unchanged${w.casesCreated ? `, ${plural(w.casesCreated, 'test case')} created` : ''} · ${requests}`,
     '',
   );
   const head = lines.join('\n');
