@@ -139,7 +139,7 @@ const GATE_COMMANDS: readonly CommandName[] = ['publish', 'gate'];
 const CYCLE_TARGET: readonly CommandName[] = ['publish', 'gate', 'cycle close'];
 /** The extensions the discovery code reads (src/reports/discover.ts), in words: `.xml, ... and .trx`. */
 const EXTENSIONS = REPORT_EXTENSIONS.map((e) => `.${e}`);
-const REPORT_FILES = `Report files: globs or directories (a repeatable flag, or one per line or comma-separated); a pattern starting with ! excludes; a directory stands for the ${EXTENSIONS.slice(0, -1).join(', ')} and ${EXTENSIONS.at(-1)} files below it. A glob that matches nothing fails.`;
+const REPORT_FILES = `Report files: globs or directories, comma-separated or one per line (the flag may also be repeated; a comma inside a glob's {a,b} is the glob's); a pattern starting with ! excludes; a directory stands for the ${EXTENSIONS.slice(0, -1).join(', ')} and ${EXTENSIONS.at(-1)} files below it. A glob that matches nothing fails.`;
 const CYCLE_NAME_PLACEHOLDERS =
   'Placeholders: {date} {datetime} {sha} {sha7} {branch} {pr} {run_id} {run_number} {env:VAR}.';
 

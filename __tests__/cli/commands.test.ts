@@ -126,3 +126,37 @@ test('one test case created is one, not "1 test cases"', async () => {
   expect(r.out).toContain('writes: 1 created, 0 updated, 0 unchanged, 1 test case created');
   expect(readFileSync(summary, 'utf8')).toContain('1 test case created');
 });
+
+describe('--report takes the comma or newline list its help describes', () => {
+  const files = (out: string) =>
+    out
+      .split('\n')
+      .filter((l) => l.startsWith('examples/'))
+      .map((l) => l.split(/\s+/)[0]);
+
+  test.each([
+    ['a comma', ['examples/reports/junit/*Cart*.xml,examples/reports/playwright']],
+    ['a comma and spaces', ['examples/reports/junit/*Cart*.xml , examples/reports/playwright']],
+    ['a line end', ['examples/reports/junit/*Cart*.xml\nexamples/reports/playwright']],
+    ['the flag twice', ['examples/reports/junit/*Cart*.xml', 'examples/reports/playwright']],
+  ])('%s', async (_how, values) => {
+    const r = await runCli(['parse', ...values.flatMap((v) => ['--report', v])], {});
+    expect(r.err).toBe('');
+    expect(files(r.out)).toEqual([
+      'examples/reports/junit/TEST-com.acme.shop.cart.CartServiceTest.xml',
+      'examples/reports/playwright/results.json',
+    ]);
+  });
+
+  test("a glob's {a,b} alternatives stay one pattern, in the flag and the input", async () => {
+    const glob = 'examples/reports/junit/TEST-com.acme.shop.{cart,catalog}.*.xml';
+    const r = await runCli(['parse', '--report', glob], {});
+    expect(files(r.out)).toEqual([
+      'examples/reports/junit/TEST-com.acme.shop.cart.CartServiceTest.xml',
+      'examples/reports/junit/TEST-com.acme.shop.catalog.SearchTest.xml',
+    ]);
+    const { listSetting } = await import('../../src/shared/setting-readers.js');
+    const input = { string: () => `${glob},\nexamples/reports/playwright`, bool: () => undefined };
+    expect(listSetting(input, 'reports')).toEqual([glob, 'examples/reports/playwright']);
+  });
+});
