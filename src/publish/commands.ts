@@ -7,7 +7,7 @@ import { type CycleOptions, findCycle, resolveCycle, setCycleStatus } from './cy
 import { evaluateGate, type GateOptions, hasThresholds, passRate } from './gate.js';
 import { ruleStep } from './auto-quarantine.js';
 import { tellOwners } from './notify.js';
-import { populateCycle } from './populate.js';
+import { casesToPopulate, populateWith } from './populate.js';
 import { cycleInfo, type PublishResult, requestsOf } from './publish.js';
 
 type Target = Pick<CycleOptions, 'key' | 'name'>;
@@ -66,6 +66,8 @@ export async function createCycle(
   },
 ): Promise<CreateCycleResult> {
   const project = await client.project();
+  // Read first: a filter the service refuses stops here, before the cycle is created.
+  const caseIds = options.populate ? await casesToPopulate(client, options.populate) : undefined;
   const cycle = (await resolveCycle(client, project.id, {
     name: options.name,
     create: true,
@@ -76,8 +78,8 @@ export async function createCycle(
     logger: options.logger,
     needActive: false,
   }))!;
-  const populated = options.populate
-    ? await populateCycle(client, project.id, cycle, options.populate, client.scheduler.concurrency)
+  const populated = caseIds
+    ? await populateWith(client, project.id, cycle, caseIds, client.scheduler.concurrency)
     : undefined;
   return { cycle: cycle.resource, created: cycle.created, ...(populated ? { populated } : {}) };
 }
