@@ -764,7 +764,15 @@ export const SETTINGS = {
     flag: 'rate-limit',
     placeholder: 'C/W',
     commands: ['emulator'],
-    description: "The emulator: the service's rate limit per token, COUNT/WINDOW.",
+    description:
+      "The emulator: the service's rate limit per token, COUNT/WINDOW; lift it to try things quickly, e.g. 6000/1m (with --detach the client paces to it too).",
+  },
+  detach: {
+    type: 'boolean',
+    default: 'false',
+    commands: ['emulator'],
+    description:
+      'The emulator: start it in the background and print the shell lines that point testcycle at it (TESTCYCLE_BASE_URL, TESTCYCLE_TOKEN, TESTCYCLE_RATE_LIMIT, TESTCYCLE_EMULATOR_PID), for eval "$(testcycle emulator --detach)"; it stops on kill "$TESTCYCLE_EMULATOR_PID", or by itself after an hour without a request.',
   },
   chaos: {
     type: 'string',
