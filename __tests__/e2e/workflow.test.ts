@@ -74,7 +74,7 @@ test('each action step wrote its job summary, and never the token', () => {
   for (const r of results.values()) {
     // ::add-mask:: lines are the runner's to read: it hides them and every masked form after them.
     const shown = r.log.replace(/^::add-mask::.*$/gm, '');
-    expect(shown).not.toContain('demo-read-write-token-0001');
-    expect(r.summary).not.toContain('demo-read-write-token-0001');
+    expect(shown).not.toContain('eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJqdGkiOiJkZW1vLXJlYWQtd3JpdGUtMDAwMSIsInN1YiI6ImNpIn0.demo');
+    expect(r.summary).not.toContain('eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJqdGkiOiJkZW1vLXJlYWQtd3JpdGUtMDAwMSIsInN1YiI6ImNpIn0.demo');
   }
 });

@@ -46,7 +46,7 @@ let project: string;
 let files: string[];
 let emulator: ChildProcess | undefined;
 let baseUrl: string;
-const TOKEN = 'demo-read-write-token-0001';
+const TOKEN = 'eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJqdGkiOiJkZW1vLXJlYWQtd3JpdGUtMDAwMSIsInN1YiI6ImNpIn0.demo';
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'testcycle-pack-'));
