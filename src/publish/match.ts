@@ -13,6 +13,7 @@ import type { IdentityGap, ParsedReport, TestResult } from '../reports/model.js'
 import type { WritableAttributesOf } from '../schema/resources.js';
 import { workspaceOf, workspacePath } from './context.js';
 import { createOrFind } from './idempotent.js';
+import { Progress, type ProgressOptions } from './progress.js';
 
 /** The default key before the identity model: what users keep with --automation-key. */
 export const PREVIOUS_AUTOMATION_KEY = '{classname}.{name}';
@@ -228,7 +229,12 @@ export interface MatchResult {
 export async function matchTests(
   client: ServiceClient,
   input: MatchInput,
-  options: MatchOptions & { dryRun: boolean; logger: Logger },
+  options: MatchOptions & {
+    dryRun: boolean;
+    logger: Logger;
+    /** Progress lines of the cases created (--create-missing-cases), as the writes have. */
+    progress?: Pick<ProgressOptions, 'sink' | 'intervalMs' | 'trail'>;
+  },
 ): Promise<MatchResult> {
   const keyOfTest: (string | undefined)[] = [];
   const autoOfTest: string[] = [];
@@ -289,8 +295,16 @@ export async function matchTests(
   let casesCreated = 0;
   if (missing.size > 0 && options.createMissingCases && !options.dryRun) {
     let rank = await nextRank(client, 'test_cases', missing.size);
+    const progress = new Progress(missing.size, {
+      ...options.progress,
+      requests: () => client.stats.total,
+      rateLimit: client.scheduler.rateLimit,
+      unit: { one: 'test case', many: 'test cases', done: 'created' },
+    });
+    progress.begin();
     for (const [auto, indexes] of missing) {
       const created = await createCase(client, input.projectId, auto, rank++);
+      progress.step();
       if (created.case) {
         if (created.created) casesCreated++;
         for (const i of indexes) byTest.set(i, created.case);
@@ -303,6 +317,7 @@ export async function matchTests(
           });
       }
     }
+    progress.end();
   } else {
     for (const [auto, indexes] of missing) {
       for (const i of indexes) {

@@ -28,7 +28,7 @@ import { describeSyncResult, sync, type SyncResult } from './inventory.js';
 import { requestsOf, type RequestFigures } from './requests.js';
 
 export { requestsOf };
-import { formatDuration, Progress } from './progress.js';
+import { formatDuration, Progress, RequestTrail } from './progress.js';
 import { warningList } from './warnings.js';
 import { combineEntries, resultOf } from './results.js';
 import { type AutoQuarantineResult, ruleStep } from './auto-quarantine.js';
@@ -219,6 +219,8 @@ interface Run {
   logger: Logger;
   warnings: string[];
   warn: (text: string | Words) => void;
+  /** The requests over time, for the estimates of the case creation and the writes. */
+  trail: RequestTrail;
 }
 
 function startRun(client: ServiceClient, options: PublishOptions): Run {
@@ -226,7 +228,7 @@ function startRun(client: ServiceClient, options: PublishOptions): Run {
   const { warnings, warn } = warningList(logger);
   // Interrupted: writes under way finish, but none waits minutes for the rate limit to do so.
   client.scheduler.stopWaitingOn(options.signal);
-  return { client, options, logger, warnings, warn };
+  return { client, options, logger, warnings, warn, trail: new RequestTrail() };
 }
 
 /** A wrong region or token fails here, before any write. */
@@ -259,7 +261,16 @@ async function matchAll(
   const match = await matchTests(
     run.client,
     { tests, projectId, known },
-    { ...options.match, dryRun: options.dryRun, logger: run.logger },
+    {
+      ...options.match,
+      dryRun: options.dryRun,
+      logger: run.logger,
+      progress: {
+        sink: options.progress,
+        intervalMs: options.progressIntervalMs,
+        trail: run.trail,
+      },
+    },
   );
   if (match.unmatched.length && options.onUnmatched !== 'ignore') {
     const list = match.unmatched.slice(0, 20).map((u) => `  ${u.test} (${u.file}): ${u.reason}`);
@@ -424,8 +435,13 @@ async function writeResults(
     sink: options.progress,
     intervalMs: options.progressIntervalMs,
     requests: () => client.stats.total,
+    rateLimit: client.scheduler.rateLimit,
+    // A new result is a POST and a PATCH, a changed one a GET and a PATCH (docs/design.md
+    // "Publish: request budget").
+    requestsPerUnit: 2,
+    trail: run.trail,
   });
-  progress.begin(plan.creates, plan.updates, plan.unchanged);
+  progress.begin(` (${plan.creates} new, ${plan.updates} changed, ${plan.unchanged} unchanged)`);
   try {
     await writePlan(client, plan, {
       projectId,
