@@ -14,6 +14,7 @@ import {
   publish,
   publishSettings,
   readReportSet,
+  quarantineNote,
   renderSummary,
   reportSettings,
   requestsOf,
@@ -206,7 +207,7 @@ function humanResult(r: PublishResult, reports: ParsedReport[], color: boolean):
     : `${r.cycle.status}${plan?.activateCycle ? ', would be made ACTIVE' : ''}`;
   const lines = [
     `cycle ${r.cycle.key ?? '(new)'} "${r.cycle.name}" (${status})`,
-    `results: ${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.skipped} skipped, ${c.notExecuted} not executed${c.inProgress ? `, ${c.inProgress} in progress` : ''} (${c.total} total)${r.passRate === null ? '' : `, pass rate ${r.passRate}%`}`,
+    `results: ${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.skipped} skipped, ${c.notExecuted} not executed${c.inProgress ? `, ${c.inProgress} in progress` : ''} (${c.total} total)${r.passRate === null ? '' : `, pass rate ${r.passRate}%${quarantineNote(r, ' (', ')')}`}`,
   ];
   const failed = failedTests(reports).map(({ t, file }) => {
     const name = t.classname ? `${t.classname} › ${t.name}` : t.name;

@@ -4,7 +4,7 @@ import { ConfigError } from '../shared/errors.js';
 import { oneLine, type Logger } from '../shared/redact.js';
 import type { CycleStatus } from '../schema/resources.js';
 import { type CycleOptions, findCycle, resolveCycle, setCycleStatus } from './cycle.js';
-import { evaluateGate, type GateOptions, hasThresholds, passRate } from './gate.js';
+import { evaluateGate, type GateOptions, hasThresholds, passRatesOf } from './gate.js';
 import { ruleStep } from './auto-quarantine.js';
 import { tellOwners } from './notify.js';
 import { casesToPopulate, populateWith } from './populate.js';
@@ -36,7 +36,7 @@ export async function gateCycle(
   return {
     cycle: cycleInfo(cycle),
     counts,
-    passRate: passRate(counts, gate.basis),
+    ...passRatesOf(counts, gate.basis, triage?.quarantined),
     gate: { ...v, evaluated: true },
     ...(triage ? { triage } : {}),
     ...(notified ? { notified } : {}),

@@ -67,7 +67,13 @@ export {
 } from './settings.js';
 export { settingsFrom, type SettingSource } from '../shared/setting-readers.js';
 export { readReportSet } from './reports.js';
-export { renderSummary, failedTests, headline, MAX_SUMMARY_BYTES } from './summary.js';
+export {
+  renderSummary,
+  failedTests,
+  headline,
+  quarantineNote,
+  MAX_SUMMARY_BYTES,
+} from './summary.js';
 export type { RequestFigures } from './requests.js';
 export { markdownCell } from '../shared/markdown.js';
 export { gateCycle, createCycle, closeCycle, type CreateCycleResult } from './commands.js';

@@ -16,6 +16,7 @@ import {
   type GateVerdict,
   hasThresholds,
   passRate,
+  passRatesOf,
 } from './gate.js';
 import {
   describeCollisions,
@@ -62,6 +63,11 @@ export interface PublishResult {
   cycle: { id: string | null; key: string | null; name: string; status: string };
   counts: CycleCounts;
   passRate: number | null;
+  /**
+   * With quarantined tests left out of the gate: the pass rate that counts them too, as
+   * `testcycle report` does (the two differ by them).
+   */
+  passRateWithQuarantined?: number | null;
   gate: GateVerdict & { evaluated: boolean };
   writes: { created: number; updated: number; unchanged: number; casesCreated: number };
   unmatched: Unmatched[];
@@ -169,7 +175,7 @@ export async function publish(
   return {
     cycle: cycleInfo(finalCycle, options.cycle.name),
     counts,
-    passRate: passRate(counts, options.gate?.basis ?? 'executed'),
+    ...passRatesOf(counts, options.gate?.basis ?? 'executed', triage?.quarantined),
     gate,
     ...(triage ? { triage } : {}),
     ...(notified ? { notified } : {}),

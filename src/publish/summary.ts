@@ -81,7 +81,7 @@ export function renderSummary(
   const lines: string[] = [
     `## ${options.title ?? 'testcycle'}: ${verdict}`,
     '',
-    `**Cycle** ${cycle} (${status})${result.passRate === null ? '' : ` · **Pass rate** ${result.passRate}%${plan ? ' (as planned)' : ''}`}`,
+    `**Cycle** ${cycle} (${status})${result.passRate === null ? '' : ` · **Pass rate** ${result.passRate}%${plan ? ' (as planned)' : ''}${quarantineNote(result, ' (', ')')}`}`,
     '',
     '| Passed | Failed | Blocked | Skipped | Not executed | In progress | Total |',
     '|---:|---:|---:|---:|---:|---:|---:|',
@@ -168,4 +168,18 @@ function cut(head: string, sections: string[], max: number): string {
     break;
   }
   return parts.join('');
+}
+
+/**
+ * ` (1 quarantined test left out; 33.33% counting it, as testcycle report does)`: why the gate's
+ * pass rate is not the one the report page and the service show for the same cycle
+ * (docs/design.md "Triage"); empty when the gate left nothing out.
+ */
+export function quarantineNote(result: PublishResult, open: string, close: string): string {
+  const all = result.passRateWithQuarantined;
+  const left = result.triage?.quarantined.length ?? 0;
+  if (all === undefined || left === 0) return '';
+  const counting =
+    all === null ? 'nothing counts with them' : `${all}% counting ${left === 1 ? 'it' : 'them'}`;
+  return `${open}${plural(left, 'quarantined test')} left out; ${counting}, as testcycle report does${close}`;
 }
