@@ -345,8 +345,8 @@ const ABSOLUTE = /^(?:[A-Za-z]:)?\//;
  * never a machine's absolute path. A relative path is taken as written (reporters write them
  * relative to the runner's root). An absolute path outside the workspace loses the checkout root
  * of a known CI layout (a report written on GitHub, published on GitLab); any other is made
- * relative to the workspace with `../` (`outside` is then true, and publish warns: such a key
- * depends on where the tests ran, which --workspace fixes).
+ * relative to the workspace with `../` (`outside` is then true, and publish and sync stop before
+ * any request: such a key depends on where the tests ran, which --workspace fixes).
  */
 export function workspacePath(file: string, workspace: string): { path: string; outside: boolean } {
   const path = file.replace(/\\/g, '/').replace(/^file:\/\//, '');

@@ -146,8 +146,10 @@ export function keyBuilder(template: string, workspace?: string): KeyBuilder {
 
 /**
  * What keys cannot tell, said once per report before any request (docs/architecture.md "Test identity"):
- * a reporter that leaves a placeholder of the template empty (jest-junit writes no file), and
- * test files outside the workspace and any known checkout root.
+ * a reporter that leaves a placeholder of the template empty (jest-junit writes no file). Test
+ * files outside the workspace and any known checkout root stop the run instead (a ConfigError
+ * naming --workspace): their keys would begin with `../` and change with where the checkout lies,
+ * so a publish would create cases that no other machine finds (docs/design.md "Keys").
  */
 export function keyWarnings(
   reports: readonly ParsedReport[],
@@ -187,9 +189,10 @@ export function keyWarnings(
     const files = new Set(report.tests.map((t) => t.file).filter((f): f is string => !!f));
     const outside = [...files].filter((f) => workspacePath(f, build.workspace).outside);
     if (outside.length === 0) continue;
-    warnings.push(
+    throw new ConfigError(
+      'workspace',
       (w) =>
-        `${oneLine(report.file)}: ${outside.length} test file(s) lie outside the workspace ${oneLine(build.workspace)} (e.g. ${oneLine(outside[0]!)}): {file} holds them relative to it with ../, which another checkout changes; set ${w.name('workspace')} to the folder the tests ran in.`,
+        `${oneLine(report.file)}: ${outside.length} test file(s) lie outside the workspace ${oneLine(build.workspace)} (e.g. ${oneLine(outside[0]!)}), so {file} in their keys would begin with ../ and change with where the checkout lies; nothing was sent. Run testcycle in the folder the tests ran in (your project's), or set ${w.name('workspace')} to it.`,
     );
   }
   return warnings;
