@@ -21,7 +21,9 @@ if (action === 'strip') {
   if (manifest.scripts?.prepare !== undefined) {
     writeFileSync(KEPT, text);
     delete manifest.scripts.prepare;
-    writeFileSync(FILE, `${JSON.stringify(manifest, null, 2)}\n`);
+    // Renamed into place: a process reading package.json meanwhile sees one whole file or the other.
+    writeFileSync(`${FILE}.packing`, `${JSON.stringify(manifest, null, 2)}\n`);
+    renameSync(`${FILE}.packing`, FILE);
   }
 } else if (action === 'restore') {
   restore();
