@@ -71,15 +71,21 @@ describe('README', () => {
     },
   );
 
-  test('every recipe pins the package version (npm) or its major tag (action)', () => {
+  test('every recipe pins the package version (the release tarball, a git tag) or its major tag (action)', () => {
     const { version } = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
-    const npmPins = [...readme.matchAll(/testcycle@(\d[\w.-]*)/g)].map((m) => m[1]);
+    const npmPins = [
+      ...readme.matchAll(/testcycle@(\d[\w.-]*)/g),
+      ...readme.matchAll(/\/releases\/download\/v(\d[\w.-]*)\//g),
+      ...readme.matchAll(/testcycle-(\d[\w.-]*?)\.tgz/g),
+      ...readme.matchAll(/testcycle#v(\d[\w.-]*)/g),
+    ].map((m) => m[1]);
     const actionPins = [...readme.matchAll(/testcycle@(v[\w.-]+)/g)].map((m) => m[1]);
-    expect(npmPins.length).toBeGreaterThan(4);
+    expect(npmPins.length).toBeGreaterThan(10);
     expect(new Set(npmPins)).toEqual(new Set([version]));
     expect(new Set(actionPins)).toEqual(new Set([`v${version.split('.')[0]}`, `v${version}`]));
-    // In CI recipes npx runs a pinned version, never whatever is latest.
+    // In CI recipes npx runs the release's tarball, never whatever the registry calls testcycle.
     expect(readme).not.toMatch(/^\s*(- |sh '|command: |script: )npx testcycle /m);
+    expect(readme).not.toMatch(/npx --yes testcycle\b/);
   });
 
   test('the quick start is exactly the two commands', () => {
@@ -89,9 +95,13 @@ describe('README', () => {
 });
 
 describe('workflows', () => {
-  const files = readdirSync('.github/workflows').filter((f) => f.endsWith('.yml'));
+  const files = ['.github/workflows', 'examples/workflows'].flatMap((dir) =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.yml'))
+      .map((f) => `${dir}/${f}`),
+  );
   test.each(files)('%s parses and uses only defined inputs', (file) => {
-    const doc = yaml.load(readFileSync(`.github/workflows/${file}`, 'utf8'));
+    const doc = yaml.load(readFileSync(file, 'utf8'));
     for (const step of actionSteps(doc)) {
       for (const input of Object.keys(step.with ?? {}))
         expect(Object.keys(action.inputs)).toContain(input);
@@ -130,15 +140,6 @@ describe('the README and BENCHMARKS as a new user reads them', () => {
     const library = blocks.filter((b) => /from 'testcycle'/.test(b.body));
     expect(library.length).toBeGreaterThan(0);
     for (const b of library) expect(b.lang).toBe('ts');
-  });
-
-  test("the Quick start's parse example runs in the repository", async () => {
-    const { runCli } = await import('./helpers/cli.js');
-    const line = /^npx testcycle parse (.*?)(?:\s+#.*)?$/m.exec(readme)![1]!;
-    const args = line.split(/\s+/).map((a) => a.replace(/^'|'$/g, ''));
-    const r = await runCli(['parse', ...args], {});
-    expect(r.code).toBe(0);
-    expect(r.out).toMatch(/\d+ runs of \d+ tests/);
   });
 
   test('the EBADENGINE warnings of npm ci on an older Node are explained', () => {

@@ -26,9 +26,16 @@ interface Workflow {
   jobs: Record<string, Job>;
 }
 
-const load = (file: string) =>
-  yaml.load(readFileSync(`.github/workflows/${file}`, 'utf8')) as Workflow;
-const workflows = readdirSync('.github/workflows').filter((f) => /\.ya?ml$/.test(f));
+const load = (path: string) => yaml.load(readFileSync(path, 'utf8')) as Workflow;
+/**
+ * This repository's workflows, and the example workflows users copy into theirs as they are
+ * (README "GitHub Action"), by path.
+ */
+const workflows = ['.github/workflows', 'examples/workflows'].flatMap((dir) =>
+  readdirSync(dir)
+    .filter((f) => /\.ya?ml$/.test(f))
+    .map((f) => `${dir}/${f}`),
+);
 const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string };
 const readme = readFileSync('README.md', 'utf8');
 
@@ -52,7 +59,7 @@ function expectPinned(text: string) {
 }
 
 test.each(workflows)('%s pins every action it uses to a full commit SHA', (file) => {
-  expectPinned(readFileSync(`.github/workflows/${file}`, 'utf8'));
+  expectPinned(readFileSync(file, 'utf8'));
 });
 
 test("the README's recipes pin every action they use to a full commit SHA", () => {
@@ -64,7 +71,7 @@ test("the README's recipes pin every action they use to a full commit SHA", () =
 });
 
 test.each([
-  ...workflows.map((file) => [file, readFileSync(`.github/workflows/${file}`, 'utf8')]),
+  ...workflows.map((file) => [file, readFileSync(file, 'utf8')]),
   ['README.md', recipes.join('\n---\n')],
 ])('%s: every checkout keeps no token in .git/config', (_file, text) => {
   const checkouts = (yaml.loadAll(text) as unknown[])
@@ -81,8 +88,8 @@ test.each([
 
 /** The only write access any job asks for, and why. */
 const WRITES: Record<string, Record<string, string>> = {
-  'release.yml/publish': { contents: 'write', 'id-token': 'write' },
-  'example-pr-check.yml/test': { checks: 'write' },
+  '.github/workflows/release.yml/publish': { contents: 'write', 'id-token': 'write' },
+  'examples/workflows/pr-check.yml/test': { checks: 'write' },
 };
 
 test.each(workflows)('%s: least privilege, stated per job', (file) => {
@@ -98,7 +105,7 @@ test.each(workflows)('%s: least privilege, stated per job', (file) => {
 });
 
 describe('release.yml', () => {
-  const doc = load('release.yml');
+  const doc = load('.github/workflows/release.yml');
   const build = doc.jobs['build-and-test']!;
   const publish = doc.jobs.publish!;
   const indexIn = (steps: Step[]) => (pattern: RegExp) =>
@@ -140,7 +147,7 @@ describe('release.yml', () => {
     inOrder(publish.steps, [
       /actions\/download-artifact@/,
       /git merge-base --is-ancestor "\$GITHUB_SHA" origin\/main/,
-      /gh release create/,
+      /gh release create "\$TAG" .* "\$RUNNER_TEMP"\/release\/testcycle-\*\.tgz$/m,
       /git tag -f "\$major"/,
       /npm publish "\$RUNNER_TEMP"\/release\/testcycle-\*\.tgz --provenance/,
     ]);

@@ -129,8 +129,9 @@ try {
     '--html-file',
     reportFile,
   ]);
+  // The demo's emulator stops with the demo: the live page is offered by one that stays.
   console.log(
-    `report page: ${reportFile} (${emulator.stats().total - before} requests); the emulator shows the same live at ${emulator.origin}/ while it runs`,
+    `report page: ${reportFile} (${emulator.stats().total - before} requests). An emulator shows the same page live at its address while it runs: eval "$(npx testcycle emulator --seed examples/seed.json --rate-limit 6000/1m --detach)", then open \${TESTCYCLE_BASE_URL%/api/v1}/`,
   );
   console.log(
     bold(

@@ -4,8 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Returns npm pack's record of the tarball (size, unpackedSize, entryCount, files) and the project. */
-export function packAndInstall(work) {
+/** `npm pack` into `work`: npm's record of the tarball (filename, size, entryCount, files). */
+export function pack(work) {
   const [packed] = JSON.parse(
     execFileSync('npm', ['pack', '--json', '--pack-destination', work], {
       encoding: 'utf8',
@@ -13,6 +13,12 @@ export function packAndInstall(work) {
       maxBuffer: 32 << 20,
     }),
   );
+  return packed;
+}
+
+/** Returns npm pack's record of the tarball (size, unpackedSize, entryCount, files) and the project. */
+export function packAndInstall(work) {
+  const packed = pack(work);
   const project = join(work, 'user-project');
   mkdirSync(project);
   writeFileSync(

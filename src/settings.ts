@@ -162,7 +162,7 @@ const CYCLE_TARGET: readonly CommandName[] = ['publish', 'gate', 'cycle close'];
 const IN_PUBLISH = { commands: ['publish'], modes: ['publish'] } as const;
 /** The extensions the discovery code reads (src/reports/discover.ts), in words: `.xml, ... and .trx`. */
 const EXTENSIONS = REPORT_EXTENSIONS.map((e) => `.${e}`);
-const REPORT_FILES = `Report files: globs or directories (a repeatable flag, or one per line or comma-separated); a pattern starting with ! excludes; a directory stands for the ${EXTENSIONS.slice(0, -1).join(', ')} and ${EXTENSIONS.at(-1)} files below it. A glob that matches nothing fails.`;
+const REPORT_FILES = `Report files: globs or directories, comma-separated or one per line (the flag may also be repeated; a comma inside a glob's {a,b} is the glob's); a pattern starting with ! excludes; a directory stands for the ${EXTENSIONS.slice(0, -1).join(', ')} and ${EXTENSIONS.at(-1)} files below it. A glob that matches nothing fails.`;
 const CYCLE_NAME_PLACEHOLDERS =
   'Placeholders: {date} {datetime} {sha} {sha7} {branch} {pr} {run_id} {run_number} {env:VAR}.';
 
@@ -173,7 +173,7 @@ export const SETTINGS = {
     default: 'publish',
     modes: MODES,
     description:
-      'What to do: publish (reports into a cycle, then gate), gate (thresholds on a cycle), create-cycle, close-cycle, report (a series of cycles as a page and a summary), sync (test cases kept in step with the reports).',
+      'What to do: publish (reports into a cycle, then gate), gate (thresholds on a cycle), create-cycle, close-cycle, report (a series of cycles as a page and a summary), sync (test cases kept in step with the reports), quarantine (list, add or remove a quarantine: quarantine-action).',
   },
   'base-url': {
     type: 'string',
@@ -530,6 +530,8 @@ export const SETTINGS = {
     type: 'string',
     flag: 'case',
     placeholder: 'KEY',
+    // Required by quarantine add and remove, the commands that take it (not an input every mode needs).
+    required: true,
     modes: ['quarantine'],
     commands: ['quarantine add', 'quarantine remove'],
     description: 'Quarantine: the key of the test case (e.g. DEMO-T12).',
@@ -537,6 +539,7 @@ export const SETTINGS = {
   reason: {
     type: 'string',
     placeholder: 'TEXT',
+    required: true,
     modes: ['quarantine'],
     commands: ['quarantine add'],
     description: 'Quarantine add: why the test is quarantined (required).',
@@ -850,7 +853,15 @@ export const SETTINGS = {
     flag: 'rate-limit',
     placeholder: 'C/W',
     commands: ['emulator'],
-    description: "The emulator: the service's rate limit per token, COUNT/WINDOW.",
+    description:
+      "The emulator: the service's rate limit per token, COUNT/WINDOW; lift it to try things quickly, e.g. 6000/1m (with --detach the client paces to it too).",
+  },
+  detach: {
+    type: 'boolean',
+    default: 'false',
+    commands: ['emulator'],
+    description:
+      'The emulator: start it in the background and print the shell lines that point testcycle at it (TESTCYCLE_BASE_URL, TESTCYCLE_TOKEN, TESTCYCLE_RATE_LIMIT, TESTCYCLE_EMULATOR_PID), for eval "$(testcycle emulator --detach)"; it stops on kill "$TESTCYCLE_EMULATOR_PID", or by itself after an hour without a request.',
   },
   chaos: {
     type: 'string',

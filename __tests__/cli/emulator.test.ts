@@ -1,8 +1,11 @@
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DETACHED_IDLE_MS, untilIdle } from '../../src/cli/emulator.js';
 import { main, type CliIO } from '../../src/cli/main.js';
+import { FakeClock } from '../helpers/clock.js';
 import { testSeed, RW } from '../helpers/emulator.js';
 
 function io() {
@@ -51,8 +54,8 @@ describe('testcycle emulator', () => {
     const done = main(['emulator'], t.io);
     await waitFor(() => t.out.length >= 3);
     expect(t.out.slice(1)).toEqual([
-      expect.stringMatching(/^token \(read-write\): tc_rw_/),
-      expect.stringMatching(/^token \(read-only\): tc_ro_/),
+      expect.stringMatching(/^token \(read-write\): \S+$/),
+      expect.stringMatching(/^token \(read-only\): \S+$/),
     ]);
     t.stop();
     expect(await done).toBe(0);
@@ -99,5 +102,78 @@ describe('testcycle emulator', () => {
     child.kill('SIGTERM');
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(0);
+  });
+});
+
+describe('testcycle emulator --detach', () => {
+  /** A bash script run from the repository root, as a user types it. */
+  const sh = (script: string) =>
+    new Promise<{ code: number; out: string; err: string }>((resolve) =>
+      execFile(
+        'bash',
+        ['-e', '-c', script],
+        { env: { PATH: process.env.PATH, HOME: process.env.HOME }, timeout: 60_000 },
+        (error, out, err) => resolve({ code: error ? Number(error.code ?? 1) : 0, out, err }),
+      ),
+    );
+  const pids: number[] = [];
+  afterAll(() => {
+    // A test that broke before its kill: the emulator would still stop by itself, after an hour.
+    for (const pid of pids) {
+      try {
+        process.kill(pid);
+      } catch {
+        // stopped already
+      }
+    }
+  });
+
+  test('prints the lines for eval, runs in the background, and stops on kill', async () => {
+    const r = await sh(`
+      eval "$(node lib/cli/bin.js emulator --seed examples/seed.json --rate-limit 6000/1m --detach)"
+      echo "pid=$TESTCYCLE_EMULATOR_PID rate=$TESTCYCLE_RATE_LIMIT"
+      node lib/cli/bin.js check
+      node lib/cli/bin.js parse --report examples/reports/junit
+      kill "$TESTCYCLE_EMULATOR_PID"
+      for _ in $(seq 100); do kill -0 "$TESTCYCLE_EMULATOR_PID" 2>/dev/null || break; sleep 0.05; done
+      kill -0 "$TESTCYCLE_EMULATOR_PID" 2>/dev/null && echo still running || echo stopped`);
+    const pid = /pid=(\d+)/.exec(r.out)?.[1];
+    if (pid) pids.push(Number(pid));
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('rate=6000/1m');
+    expect(r.out).toMatch(/^ok: http:\/\/127\.0\.0\.1:\d+\/api\/v1 reaches Space Acme Shop /m);
+    expect(r.out).toMatch(/^\d+ runs of \d+ tests/m);
+    expect(r.out.trim().split('\n').at(-1)).toBe('stopped');
+  });
+
+  test("the child's error is the command's: a port in use, exit 2", async () => {
+    const holder = createServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    const { port } = holder.address() as AddressInfo;
+    try {
+      const r = await sh(`node lib/cli/bin.js emulator --port ${port} --detach`);
+      expect(r).toEqual({
+        code: 2,
+        out: '',
+        err: `testcycle emulator: --port: ${port} is in use on 127.0.0.1 (another emulator still running?): stop what listens there, or use --port 0 for any free port.\n`,
+      });
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+
+  test('a detached emulator stops by itself after an hour without a request, not before', async () => {
+    const clock = new FakeClock();
+    let requests = 0;
+    let idle = false;
+    void untilIdle(() => requests, DETACHED_IDLE_MS, clock).then(() => (idle = true));
+    await clock.advance(50 * 60_000);
+    requests++; // a request at 50 minutes: the hour starts again
+    await clock.advance(50 * 60_000);
+    expect(idle).toBe(false);
+    await clock.advance(11 * 60_000);
+    expect(idle).toBe(true);
+    expect(DETACHED_IDLE_MS).toBe(3_600_000);
   });
 });

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { closeEmulators, emulator, RW } from '../helpers/emulator.js';
 import { caseSeed } from '../helpers/publish.js';
+import { demoSeed, loadSeedFile } from '../../src/emulator/index.js';
 import {
   flagNameOf,
   isNegatedFlag,
@@ -420,5 +421,37 @@ describe("testcycle check shows the token's role and expiry (Troubleshooting: a 
     expect(other.out.split('\n')[1]).toBe(
       'token: role not known; 2 live tokens reach this Space (other read-only, ci read-write) and this one carries no id (jti) to tell which',
     );
+  });
+});
+
+describe("testcycle check reads the role of the emulator's own tokens", () => {
+  test.each([
+    [
+      'read-write',
+      0,
+      /^token: read-write \(writes allowed\), expires \d{4}-\d\d-\d\d \(in 36[45] days\)$/,
+    ],
+    [
+      'read-only',
+      1,
+      /^token: read-only \(writes get 403: .*\), expires \d{4}-\d\d-\d\d \(in 36[45] days\)$/,
+    ],
+  ])('examples/seed.json, its %s token', async (_role, index, line) => {
+    const seed = loadSeedFile('examples/seed.json');
+    const emu = await emulator({ seed });
+    const r = await runCli(['check'], {
+      TESTCYCLE_BASE_URL: emu.url,
+      TESTCYCLE_TOKEN: seed.tokens![index]!.token,
+    });
+    expect(r.code).toBe(0);
+    expect(r.out.split('\n')[1]).toMatch(line);
+  });
+
+  test('the demo Space of an emulator started without a seed', async () => {
+    const emu = await emulator({ seed: demoSeed() });
+    for (const t of emu.seed.tokens!) {
+      const r = await runCli(['check'], { TESTCYCLE_BASE_URL: emu.url, TESTCYCLE_TOKEN: t.token });
+      expect(r.out.split('\n')[1]).toMatch(new RegExp(`^token: ${t.role} \\(`));
+    }
   });
 });

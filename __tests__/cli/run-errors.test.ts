@@ -3,6 +3,7 @@
  * `parse` names them (text and --json), `publish` fails its gate on them (exit 1) and says so in
  * text and --json, and `--runner-exit-code` (or TESTCYCLE_RUNNER_EXIT_CODE) is heard.
  */
+import { sampleRoot } from '../helpers/samples.js';
 import { closeEmulators, emulator, RW } from '../helpers/emulator.js';
 import { runCli } from '../helpers/cli.js';
 import { caseSeed } from '../helpers/publish.js';
@@ -51,7 +52,17 @@ describe('publish', () => {
   };
   const publish = (report: string, flags: string[], vars: Record<string, string>) =>
     runCli(
-      ['publish', '--report', report, '--cycle-name', 'CI', '--create-missing-cases', ...flags],
+      [
+        'publish',
+        '--report',
+        report,
+        '--cycle-name',
+        'CI',
+        '--create-missing-cases',
+        '--workspace',
+        sampleRoot(report),
+        ...flags,
+      ],
       vars,
     );
 

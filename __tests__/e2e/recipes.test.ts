@@ -23,9 +23,12 @@ const recipes = [...README.matchAll(/^```ya?ml\n([\s\S]*?)^```$/gm)].map((m) => 
     text: m[1]!,
   };
 });
-const workflows = readdirSync('.github/workflows')
-  .filter((f) => f.startsWith('example-'))
-  .map((f) => ({ name: f, text: readFileSync(`.github/workflows/${f}`, 'utf8') }));
+// The example workflows users copy (examples/workflows/), and the project's own.
+const workflows = ['examples/workflows', '.github/workflows'].flatMap((dir) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.yml'))
+    .map((f) => ({ name: `${dir}/${f}`, text: readFileSync(`${dir}/${f}`, 'utf8') })),
+);
 
 /** Every list of steps in a YAML document: a bare list, a job's `steps`, any nesting. */
 function stepLists(node: unknown): WorkflowStep[][] {

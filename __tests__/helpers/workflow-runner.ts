@@ -79,6 +79,8 @@ export async function runSteps(
   steps: WorkflowStep[],
   workspace: string,
   extraEnv: Record<string, string> = {},
+  /** More expressions the steps use, by their text: `vars.TESTCYCLE_BASE_URL`, `secrets.X`. */
+  extraContext: Record<string, string> = {},
 ): Promise<{ results: Map<string, StepResult>; runnerTemp: string }> {
   // Read when a `uses: ./` step comes (a job of run: steps needs no action.yml).
   const loadAction = () =>
@@ -92,6 +94,7 @@ export async function runSteps(
     'github.run_id': runId,
     'runner.temp': runnerTemp,
     'always()': 'true',
+    ...extraContext,
   };
   const results = new Map<string, StepResult>();
   let jobFailed = false;

@@ -398,33 +398,39 @@ describe('a file no longer in the workspace', () => {
 });
 
 describe('test files outside the workspace', () => {
-  test('a key naming a file outside the workspace (../) is not ours by default, and never proven gone: its source cannot be read', async () => {
+  test('tests outside the workspace stop sync before any request; a key naming a file outside the workspace (../) is not ours by default, and never proven gone: its source cannot be read', async () => {
     const dir = workspace(sources());
     const elsewhere = workspace({});
-    const outside = (key: string) => `${relative(elsewhere, dir)}/${key}`;
+    const outside = (key: string) => `${relative(dir, elsewhere)}/${key}`;
+    const seeded = seedOf().testCases!;
     const emu = await publishEmulator({
       seed: testSeed({
-        testCases: seedOf().testCases!.map((c) => ({
+        testCases: seeded.map((c) => ({
           ...c,
           name: outside(String(c.automationKey)),
           automationKey: outside(String(c.automationKey)),
         })),
       }),
     });
-    // The reports name the files by absolute paths of another folder than the workspace.
+    // The reports name the files by absolute paths of another folder than the workspace: their
+    // keys would begin with ../ and change with where the checkout lies, so nothing is sent.
     const run = runOf(dir, PROJECT, ['src/math.test.js', 'src/cart.test.js']);
-    const result = await sync(clientOf(emu), syncOf(elsewhere, run));
-    expect(result.unchanged).toBe(52);
-    expect(archivedKeys(emu)).toEqual([]);
-    expect(result.retire.outOfScope).toBe(2);
-    const scoped = await sync(clientOf(emu), syncOf(elsewhere, run, { 'retire-scope': '.' }));
-    expect(scoped.retire.candidates.map((c) => c.reason)).toEqual([
-      expect.stringMatching(
-        /src\/price\.test\.js is outside the workspace, so its source cannot be read/,
-      ),
-      expect.any(String),
-    ]);
-    expect(archivedKeys(emu)).toEqual([]);
+    await expect(sync(clientOf(emu), syncOf(elsewhere, run))).rejects.toThrow(
+      /lie outside the workspace/,
+    );
+    expect(emu.stats().total).toBe(0);
+    // Run where the tests ran: the Space's ../ keys are another checkout's, out of scope.
+    const plan = await sync(clientOf(emu), syncOf(dir, run, { 'dry-run': true }));
+    expect(plan.retire.outOfScope).toBe(seeded.length);
+    expect(plan.archived).toEqual([]);
+    const scoped = await sync(
+      clientOf(emu),
+      syncOf(dir, run, { 'retire-scope': '.', 'dry-run': true }),
+    );
+    expect(scoped.retire.candidates.length).toBe(seeded.length);
+    for (const c of scoped.retire.candidates)
+      expect(c.reason).toMatch(/is outside the workspace, so its source cannot be read/);
+    expect(scoped.archived).toEqual([]);
   });
 });
 

@@ -4,6 +4,7 @@
  * the gate with or without thresholds, a runner that failed while its reports show nothing fails
  * it, a failed test the cycle does not hold fails a gate with thresholds, and none costs a request.
  */
+import { sampleRoot } from '../helpers/samples.js';
 import { publish, publishSettings, renderSummary, settingsFrom } from '../../src/publish/index.js';
 import { readReports, type ParsedReport } from '../../src/reports/index.js';
 import {
@@ -29,7 +30,12 @@ async function run(files: string[], flags: Record<string, unknown> = {}) {
   const emu = await publishEmulator();
   const reports: ParsedReport[] = await readReports(files);
   const settings = publishSettings(
-    settingsFrom({ 'cycle-name': 'CI run', 'create-missing-cases': true, ...flags }),
+    settingsFrom({
+      'cycle-name': 'CI run',
+      'create-missing-cases': true,
+      workspace: sampleRoot(files[0]!),
+      ...flags,
+    }),
     {},
   );
   const client = clientOf(emu);
@@ -85,7 +91,12 @@ describe('run errors fail the gate by default', () => {
     const emu = await publishEmulator();
     const client = clientOf(emu);
     const settings = publishSettings(
-      settingsFrom({ 'cycle-name': 'CI run', 'create-missing-cases': true, 'max-failed': 0 }),
+      settingsFrom({
+        'cycle-name': 'CI run',
+        'create-missing-cases': true,
+        'max-failed': 0,
+        workspace: sampleRoot(JEST_RUN_ERRORS),
+      }),
       {},
     );
     const passed = await publish(client, { ...settings, reports: clean });
@@ -237,7 +248,7 @@ test('library callers that set none of the new options: run errors fail', async 
   const { onRunError: _onRunError, ...rest } = options(reports);
   const result = await publish(clientOf(emu), {
     ...rest,
-    match: { ...rest.match, createMissingCases: true },
+    match: { ...rest.match, createMissingCases: true, workspace: sampleRoot(JEST_RUN_ERRORS) },
   });
   expect(result.gate.passed).toBe(false);
 });

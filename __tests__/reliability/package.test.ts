@@ -5,12 +5,13 @@
  * that does not run, none of which a test from the source tree can see.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 // @ts-expect-error: a plain .mjs script, no types
 import { packAndInstall } from '../../scripts/pack-install.mjs';
+import { readmeBlock, sh, version } from '../helpers/readme.js';
 
 const root = process.cwd();
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -46,7 +47,8 @@ let project: string;
 let files: string[];
 let emulator: ChildProcess | undefined;
 let baseUrl: string;
-const TOKEN = 'demo-read-write-token-0001';
+const TOKEN =
+  'eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.eyJqdGkiOiJkZW1vLXJlYWQtd3JpdGUtMDAwMSIsInN1YiI6ImNpIn0.demo';
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'testcycle-pack-'));
@@ -101,8 +103,13 @@ test('the installed package runs no script at install time (npm warns of install
     (name) => installed.scripts?.[name] !== undefined,
   );
   expect(atInstall).toEqual([]);
-  // Built when packed instead: the tarball holds lib/ (checked above) without a build on install.
-  expect(installed.scripts?.prepack).toBe('npm run build');
+  // Built when packed instead: the tarball holds lib/ (checked above) without a build on install;
+  // `prepare`, which builds a git URL's clone, is left out of the packed package.json.
+  expect(installed.scripts?.prepack).toBe('npm run build && node scripts/pack-manifest.mjs strip');
+  // And the checkout's package.json is as it was before the pack.
+  expect(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.prepare).toBe(
+    'npm run build --silent',
+  );
 });
 
 describe('the installed binary', () => {
@@ -208,4 +215,54 @@ console.log(JSON.stringify({ version: VERSION, reports: reports.length, cycles: 
     // The cycle the installed binary's publish created above.
     expect(seen.cycles).toContain('Installed package');
   });
+});
+
+/**
+ * README "Install" from a git URL and from a checkout, as written: npm clones and builds (the
+ * project's own development dependencies, from npm's cache), so these take minutes. The
+ * repository's address stands for github.com: a bare clone of this commit on disk.
+ */
+describe('README "Install" from a git URL and from a checkout', () => {
+  const git = (cwd: string, ...args: string[]) =>
+    run('git', args, cwd).then((r) => {
+      if (r.code !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
+      return r.stdout.trim();
+    });
+  let origin: string;
+  let head: string;
+
+  beforeAll(async () => {
+    origin = join(work, 'testcycle.git');
+    head = await git(root, 'rev-parse', 'HEAD');
+    await git(work, 'clone', '-q', '--bare', root, origin);
+  }, 120_000);
+
+  const fresh = (name: string) => {
+    const dir = join(work, name, 'your-project');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'package.json'),
+      JSON.stringify({ name, private: true, type: 'module' }),
+    );
+    return dir;
+  };
+
+  test('npm install github:your-org/testcycle#vX.Y.Z builds it and npx runs it', async () => {
+    const block = readmeBlock('git');
+    const url = `github:your-org/testcycle#v${version}`;
+    expect(block).toContain(url);
+    const r = await sh(block.replaceAll(url, `git+file://${origin}#${head}`), fresh('from-git'));
+    expect(r.code).toBe(0);
+    expect(r.out.trim().split('\n').at(-1)).toBe(version);
+  }, 600_000);
+
+  test('a checkout: npm ci && npm pack there, the tarball installed in the project', async () => {
+    const block = readmeBlock('checkout');
+    const url = 'https://github.com/your-org/testcycle.git';
+    expect(block).toContain(url);
+    const project = fresh('from-checkout');
+    const r = await sh(block.replaceAll(url, origin), join(project, '..'));
+    expect(r.code).toBe(0);
+    expect(r.out.trim().split('\n').at(-1)).toBe(version);
+  }, 600_000);
 });

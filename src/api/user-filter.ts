@@ -43,7 +43,7 @@ function tokenize(text: string, parameter: string): Token[] {
   let i = 0;
   let spaced = false;
   const fail = (what: string): never => {
-    throw new ConfigError(parameter, `${what} at character ${i + 1}; ${HINT}`);
+    throw new ConfigError(parameter, `${what} at character ${i + 1}; ${hint(parameter)}`);
   };
   while (i < text.length) {
     const c = text[i]!;
@@ -83,8 +83,14 @@ function tokenize(text: string, parameter: string): Token[] {
   return tokens;
 }
 
-const HINT =
-  'write a FiltrQL condition such as testCase.priority = "CRITICAL" (docs/service-api.md 4.2).';
+/** What each setting filters, by an example that is true for it (docs/service-api.md 4.2). */
+const EXAMPLES: Record<string, string> = {
+  'gate-filter': 'testCase.priority = "CRITICAL"',
+  populate: 'automationStatus = "AUTOMATED"',
+  'series-filter': 'name ~ "Nightly"',
+};
+const hint = (parameter: string) =>
+  `write a FiltrQL condition such as ${EXAMPLES[parameter] ?? EXAMPLES['gate-filter']} (docs/service-api.md 4.2).`;
 
 /** Parses a user's filter; a ConfigError names `parameter` and the position when it is not one. */
 export function parseUserFilter(text: string, parameter: string): UserExpr {
@@ -97,7 +103,7 @@ export function parseUserFilter(text: string, parameter: string): UserExpr {
     const found = token.kind === 'eof' ? 'the end' : JSON.stringify(token.text);
     throw new ConfigError(
       parameter,
-      `${what}, found ${found} at character ${token.at + 1}; ${HINT}`,
+      `${what}, found ${found} at character ${token.at + 1}; ${hint(parameter)}`,
     );
   };
   const close = () => {
@@ -154,6 +160,10 @@ export function parseUserFilter(text: string, parameter: string): UserExpr {
       pos++;
     }
     if (parts.length < 2) fail('expected an operator after the field');
+    // `automationStatus =` with nothing after the operator: the value is missing.
+    const last = parts.at(-1)!;
+    if ('token' in last && last.token.kind === 'op')
+      fail(`expected a value after ${JSON.stringify(last.token.text)}`);
     return { kind: 'condition', parts };
   };
   // The inside of a call or an `in (...)` list: values separated by commas.

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { messageOf, type SettingWords, TestcycleError, UsageError } from '../shared/errors.js';
 import { Redactor, createLogger, safeLines, type Logger } from '../shared/redact.js';
 import type { SettingSource } from '../shared/setting-readers.js';
-import { type CommandName, idleSettings } from '../settings.js';
+import { closestName, type CommandName, idleSettings } from '../settings.js';
 import { VERSION } from '../version.js';
 import { runEmulatorCommand } from './emulator.js';
 import { EXIT_CODES, exitCodesHelp } from './exit-codes.js';
@@ -17,6 +17,7 @@ import {
   commonHelp,
   flagError,
   parseOptions,
+  usageLine,
   type FlagValues,
 } from './flags.js';
 import { runParseCommand } from './parse.js';
@@ -130,6 +131,29 @@ exit codes: ${exitCodesHelp()}
 Run "testcycle <command> --help" for a command's flags.`;
 }
 
+/** The two-word commands by their first word: `cycle create`, `quarantine add`, ... */
+const GROUPS: Record<string, string[]> = {};
+for (const command of Object.keys(COMMANDS)) {
+  const [first, second] = command.split(' ');
+  if (second) (GROUPS[first!] ??= []).push(second);
+}
+
+/** `create or close`, `add, remove or list`. */
+const wordList = (words: string[]) =>
+  words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words.at(-1)}` : words.join('');
+
+/** `testcycle cycle --help`: the group's commands with their usage lines. */
+function groupHelp(group: string): string {
+  const commands = GROUPS[group]!.map((second) => `${group} ${second}` as CommandName);
+  return [
+    `usage: testcycle ${group} ${GROUPS[group]!.join('|')} [flags]`,
+    '',
+    ...commands.flatMap((c) => [`  ${usageLine(c)}`, `      ${COMMANDS[c].summary}`]),
+    '',
+    `Run "testcycle ${group} <command> --help" for a command's flags.`,
+  ].join('\n');
+}
+
 /** Runs the CLI and returns the exit code; never throws, never prints a stack trace. */
 export async function main(argv: string[], rawIO: CliIO): Promise<number> {
   const redactor = new Redactor();
@@ -154,18 +178,28 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
   }
   let words: SettingWords | undefined;
   try {
-    if (name === 'cycle')
+    // `cycle` and `quarantine` alone name a group: its commands, as help or as the usage error.
+    const group = GROUPS[name];
+    if (group) {
+      const asked = rest[0];
+      const help = asked === undefined || asked === '--help' || asked === '-h' || asked === 'help';
+      if (help && asked !== undefined) {
+        io.stdout(groupHelp(name));
+        return 0;
+      }
+      const meant = asked && closestName(asked, group);
       throw new UsageError(
-        'say create or close, e.g. testcycle cycle create --name "Nightly {date}".',
+        `${asked === undefined ? 'say' : `unknown command "${name} ${asked}"${meant ? `; did you mean ${name} ${meant}?` : '.'} Say`} ${wordList(group)}: ${group.map((g) => `testcycle ${name} ${g}`).join(', ')}. See testcycle ${name} --help.`,
       );
-    if (name === 'quarantine')
+    }
+    if (!isCommand(name)) {
+      // `quarantin add` meant `quarantine add`: the group, with the word that follows it.
+      const group = closestName(name, [...Object.keys(COMMANDS), ...Object.keys(GROUPS)]);
+      const meant = group && GROUPS[group]?.includes(rest[0] ?? '') ? `${group} ${rest[0]}` : group;
       throw new UsageError(
-        'say add, remove or list, e.g. testcycle quarantine add --case DEMO-T12 --reason "flaky".',
+        `unknown command "${name}"${meant ? `; did you mean ${meant}?` : '.'} Commands: ${Object.keys(COMMANDS).join(', ')}. See testcycle --help.`,
       );
-    if (!isCommand(name))
-      throw new UsageError(
-        `unknown command "${name}". Commands: ${Object.keys(COMMANDS).join(', ')}. See testcycle --help.`,
-      );
+    }
     const values = parseFlags(name, rest);
     if (values.help) {
       io.stdout(commandHelp(name, COMMANDS[name].summary));

@@ -14,6 +14,7 @@ import {
   publish,
   publishSettings,
   readReportSet,
+  quarantineNote,
   renderSummary,
   reportSettings,
   requestsOf,
@@ -23,6 +24,7 @@ import {
   type PublishResult,
 } from '../publish/index.js';
 import { oneLine } from '../shared/redact.js';
+import { plural } from '../shared/words.js';
 import { outputFile } from '../settings.js';
 import type { ParsedReport } from '../reports/index.js';
 import { tokenStanding, type TokenStanding } from '../publish/token.js';
@@ -206,7 +208,7 @@ function humanResult(r: PublishResult, reports: ParsedReport[], color: boolean):
     : `${r.cycle.status}${plan?.activateCycle ? ', would be made ACTIVE' : ''}`;
   const lines = [
     `cycle ${r.cycle.key ?? '(new)'} "${r.cycle.name}" (${status})`,
-    `results: ${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.skipped} skipped, ${c.notExecuted} not executed${c.inProgress ? `, ${c.inProgress} in progress` : ''} (${c.total} total)${r.passRate === null ? '' : `, pass rate ${r.passRate}%`}`,
+    `results: ${c.passed} passed, ${c.failed} failed, ${c.blocked} blocked, ${c.skipped} skipped, ${c.notExecuted} not executed${c.inProgress ? `, ${c.inProgress} in progress` : ''} (${c.total} total)${r.passRate === null ? '' : `, pass rate ${r.passRate}%${quarantineNote(r, ' (', ')')}`}`,
   ];
   const failed = failedTests(reports).map(({ t, file }) => {
     const name = t.classname ? `${t.classname} › ${t.name}` : t.name;
@@ -229,7 +231,7 @@ function humanResult(r: PublishResult, reports: ParsedReport[], color: boolean):
     );
   } else if (r.writes.created + r.writes.updated + r.writes.unchanged + r.writes.casesCreated > 0) {
     lines.push(
-      `writes: ${r.writes.created} created, ${r.writes.updated} updated, ${r.writes.unchanged} unchanged${r.writes.casesCreated ? `, ${r.writes.casesCreated} test cases created` : ''}`,
+      `writes: ${r.writes.created} created, ${r.writes.updated} updated, ${r.writes.unchanged} unchanged${r.writes.casesCreated ? `, ${plural(r.writes.casesCreated, 'test case')} created` : ''}`,
     );
   }
   if (r.unmatched.length) lines.push(`unmatched: ${r.unmatched.length} test(s)`);

@@ -191,18 +191,8 @@ export function demoSeed(): Seed {
     project: { name: 'Demo', key: 'DEMO' },
     users: [{ id: ownerId, name: 'Ada', email: 'ada@example.com', role: 'admin' }],
     tokens: [
-      {
-        token: `tc_rw_${randomBytes(18).toString('base64url')}`,
-        name: 'ci',
-        ownerId,
-        role: 'read-write',
-      },
-      {
-        token: `tc_ro_${randomBytes(18).toString('base64url')}`,
-        name: 'dashboard',
-        ownerId,
-        role: 'read-only',
-      },
+      { token: demoToken('ci'), name: 'ci', ownerId, role: 'read-write' },
+      { token: demoToken('dashboard'), name: 'dashboard', ownerId, role: 'read-only' },
     ],
     customFields: [
       { name: 'component', entity: 'test_cases', type: 'string' },
@@ -210,4 +200,15 @@ export function demoSeed(): Seed {
       { name: 'quarantine', entity: 'test_cases', type: 'string' },
     ],
   };
+}
+
+/**
+ * A token shaped as the service's are, a JWT whose `jti` the tokens resource lists
+ * (docs/service-api.md 2.1), so that `testcycle check` tells its role and expiry. Unsigned: the
+ * emulator knows its tokens by their whole text.
+ */
+function demoToken(subject: string): string {
+  const part = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const claims = { jti: randomUUID(), sub: subject };
+  return `${part({ alg: 'none', typ: 'JWT' })}.${part(claims)}.${randomBytes(18).toString('base64url')}`;
 }

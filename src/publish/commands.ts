@@ -4,11 +4,11 @@ import { ConfigError } from '../shared/errors.js';
 import { oneLine, type Logger, silentLogger } from '../shared/redact.js';
 import type { CycleStatus } from '../schema/resources.js';
 import { type CycleOptions, findCycle, resolveCycle, setCycleStatus } from './cycle.js';
-import { evaluateGate, type GateOptions, hasThresholds, passRate } from './gate.js';
+import { evaluateGate, type GateOptions, hasThresholds, passRatesOf } from './gate.js';
 import { ruleStep } from './auto-quarantine.js';
 import { notifyWarnings, tellOwners } from './notify.js';
 import { warningList } from './warnings.js';
-import { populateCycle } from './populate.js';
+import { casesToPopulate, populateWith } from './populate.js';
 import { cycleInfo, type PublishResult, requestsOf } from './publish.js';
 
 type Target = Pick<CycleOptions, 'key' | 'name'>;
@@ -43,7 +43,7 @@ export async function gateCycle(
   return {
     cycle: cycleInfo(cycle),
     counts,
-    passRate: passRate(counts, gate.basis),
+    ...passRatesOf(counts, gate.basis, triage?.quarantined),
     gate: { ...v, evaluated: true },
     ...(triage ? { triage } : {}),
     ...(notified ? { notified } : {}),
@@ -73,6 +73,8 @@ export async function createCycle(
   },
 ): Promise<CreateCycleResult> {
   const project = await client.project();
+  // Read first: a filter the service refuses stops here, before the cycle is created.
+  const caseIds = options.populate ? await casesToPopulate(client, options.populate) : undefined;
   const cycle = (await resolveCycle(client, project.id, {
     name: options.name,
     create: true,
@@ -83,8 +85,8 @@ export async function createCycle(
     logger: options.logger,
     needActive: false,
   }))!;
-  const populated = options.populate
-    ? await populateCycle(client, project.id, cycle, options.populate, client.scheduler.concurrency)
+  const populated = caseIds
+    ? await populateWith(client, project.id, cycle, caseIds, client.scheduler.concurrency)
     : undefined;
   return { cycle: cycle.resource, created: cycle.created, ...(populated ? { populated } : {}) };
 }

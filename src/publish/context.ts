@@ -4,7 +4,9 @@
  * the checkout root that paths in keys are relative to. Reads only the env object it is given;
  * knows nothing of any CI's API.
  */
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, posix, resolve } from 'node:path';
 import { ConfigError } from '../shared/errors.js';
 import { Redactor } from '../shared/redact.js';
@@ -18,6 +20,7 @@ export interface CiContext {
   runId?: string;
   runNumber?: string;
   env: Record<string, string | undefined>;
+  /** The time {date} and {datetime} show: when the CI run started (runStartedAt), else now. */
   now: Date;
   /** The run's secrets (the token, github-token, the runner's tokens): never part of a name. */
   secrets: Redactor;
@@ -38,7 +41,12 @@ export function ciContext(
   secrets.addFromEnv(env);
   const ref = env.GITHUB_REF ?? '';
   const prFromRef = /^refs\/pull\/(\d+)\//.exec(ref)?.[1];
+  // Read only for a name that shows it: a run's stamp is a file.
+  let started: Date | undefined;
   return {
+    get now() {
+      return (started ??= runStartedAt(env, now));
+    },
     sha: first(
       env,
       OVERRIDES.sha,
@@ -87,10 +95,70 @@ export function ciContext(
       'CIRCLE_BUILD_NUM',
     ),
     env,
-    now,
     secrets,
   };
 }
+
+/**
+ * When this CI run started, so that every step of one run that names its cycle `Nightly {date}`
+ * names the same cycle, even when the run goes on past midnight (docs/design.md "CLI contract"):
+ * the CI's own time of the run where it gives one (GitLab, Azure Pipelines); else the time the
+ * run's first testcycle step asked, kept in a small file in the runner's temporary directory
+ * (RUNNER_TEMP, which the steps of a GitHub job share, else the system's) named by a hash of the
+ * run's identity; else, outside a CI run, `now`.
+ */
+export function runStartedAt(
+  env: Record<string, string | undefined>,
+  now = new Date(),
+  dir = env.RUNNER_TEMP || tmpdir(),
+): Date {
+  for (const variable of ['CI_PIPELINE_CREATED_AT', 'SYSTEM_PIPELINESTARTTIME']) {
+    // Azure writes `2026-11-27 23:58:01+00:00`.
+    const at = Date.parse(env[variable]?.replace(' ', 'T') ?? '');
+    if (Number.isFinite(at)) return new Date(at);
+  }
+  const run = first(env, ...RUN_IDS);
+  if (!run) return now;
+  const scope = [run, ...RUN_SCOPE.map((name) => env[name] ?? '')].join('\n');
+  const file = join(
+    dir,
+    `testcycle-run-${createHash('sha256').update(scope).digest('hex').slice(0, 32)}.json`,
+  );
+  try {
+    // The first step of the run writes its time; `wx` fails when another step already did.
+    writeFileSync(file, JSON.stringify({ startedAt: now.toISOString() }), { flag: 'wx' });
+    return now;
+  } catch {
+    try {
+      const at = Date.parse(
+        (JSON.parse(readFileSync(file, 'utf8')) as { startedAt: string }).startedAt,
+      );
+      return Number.isFinite(at) ? new Date(at) : now;
+    } catch {
+      // No writable temporary directory, or a file half written: this step's own time.
+      return now;
+    }
+  }
+}
+
+/** A run's id (as `{run_id}` reads it), and what tells runs of other projects and attempts apart. */
+const RUN_IDS = [
+  'TESTCYCLE_RUN_ID',
+  'GITHUB_RUN_ID',
+  'CI_PIPELINE_ID',
+  'BUILD_TAG',
+  'BUILD_ID',
+  'BUILD_BUILDID',
+  'CIRCLE_WORKFLOW_ID',
+];
+const RUN_SCOPE = [
+  'GITHUB_RUN_ATTEMPT',
+  'GITHUB_REPOSITORY',
+  'CI_PROJECT_ID',
+  'JOB_NAME',
+  'SYSTEM_TEAMPROJECTID',
+  'CIRCLE_PROJECT_REPONAME',
+];
 
 /**
  * Names that say their variable holds a secret. A cycle name goes where nothing masks it: the
@@ -306,8 +374,8 @@ const ABSOLUTE = /^(?:[A-Za-z]:)?\//;
  * never a machine's absolute path. A relative path is taken as written (reporters write them
  * relative to the runner's root). An absolute path outside the workspace loses the checkout root
  * of a known CI layout (a report written on GitHub, published on GitLab); any other is made
- * relative to the workspace with `../` (`outside` is then true, and publish warns: such a key
- * depends on where the tests ran, which --workspace fixes).
+ * relative to the workspace with `../` (`outside` is then true, and publish and sync stop before
+ * any request: such a key depends on where the tests ran, which --workspace fixes).
  */
 export function workspacePath(file: string, workspace: string): { path: string; outside: boolean } {
   const path = file.replace(/\\/g, '/').replace(/^file:\/\//, '');

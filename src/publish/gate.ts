@@ -9,7 +9,13 @@ import { TestcycleError } from '../shared/errors.js';
 import { oneLine } from '../shared/redact.js';
 import { f, type Filter } from '../api/filter.js';
 import { EXECUTION_RESULTS, type ExecutionResult } from '../schema/resources.js';
-import { countsFrom, passRate, type CycleCounts } from '../schema/counts.js';
+import {
+  countsFrom,
+  passRate,
+  withResults,
+  type CycleCounts,
+  type PassRateBasis,
+} from '../schema/counts.js';
 import { THRESHOLD_KEYS } from '../settings.js';
 
 export { countsFrom, passRate, type CycleCounts };
@@ -56,6 +62,32 @@ export class GateFailedError extends TestcycleError {
 const THRESHOLD_FIELDS = THRESHOLD_KEYS.map(
   (key) => key.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) as keyof GateOptions,
 );
+
+/**
+ * The pass rate over the counts the gate judged, and, when it left quarantined tests out
+ * (docs/design.md "Triage"), the one that counts them too, as `testcycle report` and the service
+ * count every execution: a reader who meets both is told why they differ.
+ */
+export function passRatesOf(
+  counts: CycleCounts,
+  basis: PassRateBasis,
+  quarantined: readonly { result: ExecutionResult }[] = [],
+): { passRate: number | null; passRateWithQuarantined?: number | null } {
+  return {
+    passRate: passRate(counts, basis),
+    ...(quarantined.length
+      ? {
+          passRateWithQuarantined: passRate(
+            withResults(
+              counts,
+              quarantined.map((t) => t.result),
+            ),
+            basis,
+          ),
+        }
+      : {}),
+  };
+}
 
 /** A gate with work to do: a threshold, new failures to notify of, or a filter to count by. */
 export function hasThresholds(g: GateOptions | undefined): g is GateOptions {

@@ -74,7 +74,13 @@ export {
   type RunnerOutcome,
   type OnRunError,
 } from './verdict.js';
-export { renderSummary, failedTests, headline, MAX_SUMMARY_BYTES } from './summary.js';
+export {
+  renderSummary,
+  failedTests,
+  headline,
+  quarantineNote,
+  MAX_SUMMARY_BYTES,
+} from './summary.js';
 export type { RequestFigures } from './requests.js';
 export { markdownCell } from '../shared/markdown.js';
 export { gateCycle, createCycle, closeCycle, type CreateCycleResult } from './commands.js';

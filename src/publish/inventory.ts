@@ -223,7 +223,8 @@ export async function sync(client: ServiceClient, options: SyncOptions): Promise
   );
   if (hint) warn(describeKeyHint(hint, options.match.automationKey));
   // A test whose case the other template finds is not created again: the new case would
-  // duplicate the one that holds its history (docs/design.md "A Space keyed by another template").
+  // duplicate the one that holds its history (docs/design.md "Results and merging": a Space keyed by
+  // another template).
   const other = hint && keyBuilder(hint.template, options.match.workspace);
   const withheld = new Set(
     other ? keyed.filter((e) => !caseOf(e, cases).found && cases.byAuto.has(other(e.test))) : [],

@@ -15,6 +15,7 @@ import type { WritableAttributesOf } from '../schema/resources.js';
 import { workspaceOf, workspacePath } from './context.js';
 import { createOrFind } from './idempotent.js';
 import { standInId } from './plan-cost.js';
+import { Progress, type ProgressOptions } from './progress.js';
 
 /** The default key before the identity model: what users keep with --automation-key. */
 export const PREVIOUS_AUTOMATION_KEY = '{classname}.{name}';
@@ -159,8 +160,10 @@ export function keyBuilder(template: string, workspace?: string): KeyBuilder {
 
 /**
  * What keys cannot tell, said once per report before any request (docs/architecture.md "Test identity"):
- * a reporter that leaves a placeholder of the template empty (jest-junit writes no file), and
- * test files outside the workspace and any known checkout root.
+ * a reporter that leaves a placeholder of the template empty (jest-junit writes no file). Test
+ * files outside the workspace and any known checkout root stop the run instead (a ConfigError
+ * naming --workspace): their keys would begin with `../` and change with where the checkout lies,
+ * so a publish would create cases that no other machine finds (docs/design.md "Keys").
  */
 export function keyWarnings(
   reports: readonly ParsedReport[],
@@ -200,9 +203,10 @@ export function keyWarnings(
     const files = new Set(report.tests.map((t) => t.file).filter((f): f is string => !!f));
     const outside = [...files].filter((f) => workspacePath(f, build.workspace).outside);
     if (outside.length === 0) continue;
-    warnings.push(
+    throw new ConfigError(
+      'workspace',
       (w) =>
-        `${oneLine(report.file)}: ${outside.length} test file(s) lie outside the workspace ${oneLine(build.workspace)} (e.g. ${oneLine(outside[0]!)}): {file} holds them relative to it with ../, which another checkout changes; set ${w.name('workspace')} to the folder the tests ran in.`,
+        `${oneLine(report.file)}: ${outside.length} test file(s) lie outside the workspace ${oneLine(build.workspace)} (e.g. ${oneLine(outside[0]!)}), so {file} in their keys would begin with ../ and change with where the checkout lies; nothing was sent. Run testcycle in the folder the tests ran in (your project's), or set ${w.name('workspace')} to it.`,
     );
   }
   return warnings;
@@ -264,7 +268,12 @@ export interface KeyHint {
 export async function matchTests(
   client: ServiceClient,
   input: MatchInput,
-  options: MatchOptions & { dryRun: boolean; logger: Logger },
+  options: MatchOptions & {
+    dryRun: boolean;
+    logger: Logger;
+    /** Progress lines of the cases created (--create-missing-cases), as the writes have. */
+    progress?: Pick<ProgressOptions, 'sink' | 'intervalMs' | 'trail'>;
+  },
 ): Promise<MatchResult> {
   const keyOfTest: (string | undefined)[] = [];
   const autoOfTest: string[] = [];
@@ -360,8 +369,16 @@ export async function matchTests(
     }
   } else if (missing.size > 0 && options.createMissingCases && !withheld) {
     let rank = await nextRank(client, 'test_cases', missing.size);
+    const progress = new Progress(missing.size, {
+      ...options.progress,
+      requests: () => client.stats.total,
+      rateLimit: client.scheduler.rateLimit,
+      unit: { one: 'test case', many: 'test cases', done: 'created' },
+    });
+    progress.begin();
     for (const [auto, indexes] of missing) {
       const created = await createCase(client, input.projectId, auto, rank++);
+      progress.step();
       if (created.case) {
         if (created.created) casesCreated++;
         for (const i of indexes) byTest.set(i, created.case);
@@ -374,6 +391,7 @@ export async function matchTests(
           });
       }
     }
+    progress.end();
   } else for (const [auto, indexes] of missing) noCase(auto, indexes);
   return { byTest, unmatched, casesCreated, casesToCreate, ...(keyHint ? { keyHint } : {}) };
 }

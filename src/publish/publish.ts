@@ -16,6 +16,7 @@ import {
   type GateVerdict,
   hasThresholds,
   passRate,
+  passRatesOf,
 } from './gate.js';
 import {
   describeCollisions,
@@ -36,7 +37,7 @@ import { describeSyncResult, sync, type SyncResult } from './inventory.js';
 import { requestsOf, type RequestFigures } from './requests.js';
 
 export { requestsOf };
-import { formatDuration, Progress } from './progress.js';
+import { formatDuration, Progress, RequestTrail } from './progress.js';
 import { warningList } from './warnings.js';
 import { combineEntries, resultOf } from './results.js';
 import { type AutoQuarantineResult, ruleStep } from './auto-quarantine.js';
@@ -81,6 +82,11 @@ export interface PublishResult {
   cycle: { id: string | null; key: string | null; name: string; status: string };
   counts: CycleCounts;
   passRate: number | null;
+  /**
+   * With quarantined tests left out of the gate: the pass rate that counts them too, as
+   * `testcycle report` does (the two differ by them).
+   */
+  passRateWithQuarantined?: number | null;
   gate: GateVerdict & { evaluated: boolean };
   writes: { created: number; updated: number; unchanged: number; casesCreated: number };
   unmatched: Unmatched[];
@@ -208,7 +214,7 @@ export async function publish(
   return {
     cycle: cycleInfo(finalCycle, options.cycle.name),
     counts,
-    passRate: passRate(counts, options.gate?.basis ?? 'executed'),
+    ...passRatesOf(counts, options.gate?.basis ?? 'executed', triage?.quarantined),
     gate,
     ...(triage ? { triage } : {}),
     ...(notified ? { notified } : {}),
@@ -270,6 +276,8 @@ interface Run {
   logger: Logger;
   warnings: string[];
   warn: (text: string | Words) => void;
+  /** The requests over time, for the estimates of the case creation and the writes. */
+  trail: RequestTrail;
 }
 
 function startRun(client: ServiceClient, options: PublishOptions): Run {
@@ -277,7 +285,7 @@ function startRun(client: ServiceClient, options: PublishOptions): Run {
   const { warnings, warn } = warningList(logger);
   // Interrupted: writes under way finish, but none waits minutes for the rate limit to do so.
   client.scheduler.stopWaitingOn(options.signal);
-  return { client, options, logger, warnings, warn };
+  return { client, options, logger, warnings, warn, trail: new RequestTrail() };
 }
 
 /** A wrong region or token fails here, before any write. */
@@ -313,7 +321,16 @@ async function matchAll(
   const match = await matchTests(
     run.client,
     { tests, projectId, known, synced: (auto) => created.has(caseNameOf(auto)) },
-    { ...options.match, dryRun: options.dryRun, logger: run.logger },
+    {
+      ...options.match,
+      dryRun: options.dryRun,
+      logger: run.logger,
+      progress: {
+        sink: options.progress,
+        intervalMs: options.progressIntervalMs,
+        trail: run.trail,
+      },
+    },
   );
   if (match.keyHint) run.warn(describeKeyHint(match.keyHint, options.match.automationKey));
   if (match.unmatched.length && options.onUnmatched !== 'ignore') {
@@ -462,8 +479,13 @@ async function writeResults(
     sink: options.progress,
     intervalMs: options.progressIntervalMs,
     requests: () => client.stats.total,
+    rateLimit: client.scheduler.rateLimit,
+    // A new result is a POST and a PATCH, a changed one a GET and a PATCH (docs/design.md
+    // "Publish: request budget").
+    requestsPerUnit: 2,
+    trail: run.trail,
   });
-  progress.begin(plan.creates, plan.updates, plan.unchanged);
+  progress.begin(` (${plan.creates} new, ${plan.updates} changed, ${plan.unchanged} unchanged)`);
   try {
     await writePlan(client, plan, {
       projectId,

@@ -4,6 +4,7 @@
  * unmatched tests, cycle, requests. Text from reports is HTML-escaped; the whole stays under a
  * size limit, cut with a note.
  */
+import { plural } from '../shared/words.js';
 import { markdownCell } from '../shared/markdown.js';
 import { clip } from '../shared/redact.js';
 import type { ParsedReport, TestResult } from '../reports/model.js';
@@ -84,7 +85,7 @@ export function renderSummary(
   const lines: string[] = [
     `## ${options.title ?? 'testcycle'}: ${verdict}`,
     '',
-    `**Cycle** ${cycle} (${status})${result.passRate === null ? '' : ` · **Pass rate** ${result.passRate}%${plan ? ' (as planned)' : ''}`}`,
+    `**Cycle** ${cycle} (${status})${result.passRate === null ? '' : ` · **Pass rate** ${result.passRate}%${plan ? ' (as planned)' : ''}${quarantineNote(result, ' (', ')')}`}`,
     '',
     '| Passed | Failed | Blocked | Skipped | Not executed | In progress | Total |',
     '|---:|---:|---:|---:|---:|---:|---:|',
@@ -105,8 +106,8 @@ export function renderSummary(
   const requests = `Requests: ${result.requests.total}${result.requests.rateLimited ? ` (${result.requests.rateLimited} rate-limited)` : ''}`;
   lines.push(
     plan
-      ? `**Plan** would create ${plan.create}, update ${plan.update}, leave ${w.unchanged} unchanged${plan.casesToCreate ? `, and create ${plan.casesToCreate} test cases` : ''} · ${plan.plannedRequests} more requests (${plan.totalRequests} in all) · ${requests} (reads) · Gate: not evaluated (dry run)`
-      : `Writes: ${w.created} created, ${w.updated} updated, ${w.unchanged} unchanged${w.casesCreated ? `, ${w.casesCreated} test cases created` : ''} · ${requests}`,
+      ? `**Plan** would create ${plan.create}, update ${plan.update}, leave ${w.unchanged} unchanged${plan.casesToCreate ? `, and create ${plural(plan.casesToCreate, 'test case')}` : ''} · ${plan.plannedRequests} more requests (${plan.totalRequests} in all) · ${requests} (reads) · Gate: not evaluated (dry run)`
+      : `Writes: ${w.created} created, ${w.updated} updated, ${w.unchanged} unchanged${w.casesCreated ? `, ${plural(w.casesCreated, 'test case')} created` : ''} · ${requests}`,
     '',
   );
   const head = lines.join('\n');
@@ -186,4 +187,18 @@ function cut(head: string, sections: string[], max: number): string {
     break;
   }
   return parts.join('');
+}
+
+/**
+ * ` (1 quarantined test left out; 33.33% counting it, as testcycle report does)`: why the gate's
+ * pass rate is not the one the report page and the service show for the same cycle
+ * (docs/design.md "Triage"); empty when the gate left nothing out.
+ */
+export function quarantineNote(result: PublishResult, open: string, close: string): string {
+  const all = result.passRateWithQuarantined;
+  const left = result.triage?.quarantined.length ?? 0;
+  if (all === undefined || left === 0) return '';
+  const counting =
+    all === null ? 'nothing counts with them' : `${all}% counting ${left === 1 ? 'it' : 'them'}`;
+  return `${open}${plural(left, 'quarantined test')} left out; ${counting}, as testcycle report does${close}`;
 }

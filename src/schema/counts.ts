@@ -38,6 +38,19 @@ export function countsFrom(byResult: Partial<Record<ExecutionResult, number>>): 
   return counts;
 }
 
+/** The counts with more executions' results in them (the gate's quarantined tests, counted again). */
+export function withResults(counts: CycleCounts, results: readonly ExecutionResult[]): CycleCounts {
+  const more = countsFrom(
+    results.reduce<Partial<Record<ExecutionResult, number>>>(
+      (n, r) => ({ ...n, [r]: (n[r] ?? 0) + 1 }),
+      {},
+    ),
+  );
+  const out = { ...counts };
+  for (const k of Object.keys(out) as (keyof CycleCounts)[]) out[k] += more[k];
+  return out;
+}
+
 /** PASSED / (PASSED + FAILED + BLOCKED) with basis executed, PASSED / total with basis all; null when nothing counts. */
 export function passRate(counts: CycleCounts, basis: PassRateBasis): number | null {
   const denominator =

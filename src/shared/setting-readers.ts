@@ -49,10 +49,35 @@ export function settingsFrom(values: Record<string, unknown>): SettingSource {
   };
 }
 
-/** `reports`: a list, or one pattern per line (or comma-separated). */
+/**
+ * `reports`: a list (a repeatable flag), each value one pattern per line or comma-separated, as
+ * the setting's description says for the flag and the input alike.
+ */
 export function listSetting(src: SettingSource, key: string): string[] {
-  const given = src.list?.(key) ?? src.string(key)?.split(/\r?\n|,/);
-  return (given ?? []).map((s) => s.trim()).filter(Boolean);
+  const given = src.list?.(key) ?? [src.string(key) ?? ''];
+  return given.flatMap(splitPatterns).filter(Boolean);
+}
+
+/**
+ * `a.xml, reports/*.json`, or one per line: split on line ends and on the commas that are not
+ * inside a glob's `{...}` alternatives or `[...]` class, so that `build/{unit,it}/*.xml` stays
+ * one pattern.
+ */
+function splitPatterns(text: string): string[] {
+  const patterns: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const c of text) {
+    if ((c === ',' && depth === 0) || c === '\n') {
+      patterns.push(current.trim());
+      current = '';
+      continue;
+    }
+    if (c === '{' || c === '[') depth++;
+    else if ((c === '}' || c === ']') && depth > 0) depth--;
+    current += c;
+  }
+  return [...patterns, current.trim()];
 }
 
 /** The readers of one table of declarations: src/settings.ts binds them to the settings table. */
