@@ -266,6 +266,53 @@ describe('a test that merely did not run is kept (issue point 5)', () => {
       expect(kept[0]!.reason).toMatch(/^tests\/test_mod\.py still declares it/);
     },
   );
+
+  test("pytest's default JUnit, a test module deleted: its cases are archived, though no file is left to find the module by; a key of no test module, or of a folder where no Python test ran, is not this pipeline's", async () => {
+    const dir = workspace({
+      'tests/test_cart.py': ['a', 'b', 'c', 'd']
+        .map((n) => `def test_${n}():\n    pass\n`)
+        .join('\n'),
+    });
+    const xml = `<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" tests="4">${[
+      'a',
+      'b',
+      'c',
+      'd',
+    ]
+      .map((n) => `<testcase classname="tests.test_cart" name="test_${n}" />`)
+      .join('')}</testsuite></testsuites>`;
+    const automated = (key: string) => ({
+      name: key,
+      automationKey: key,
+      automationStatus: 'AUTOMATED',
+      status: 'ACTIVE',
+    });
+    const emu = await publishEmulator({
+      seed: testSeed({
+        testCases: [
+          ...['a', 'b', 'c', 'd'].map((n) => automated(`tests.test_cart.test_${n}`)),
+          automated('tests.test_price.test_rounds'),
+          automated('tests.test_price.TestFormat.test_currency[EUR-2.5]'),
+          automated('tests.helpers.test_fixture'),
+          automated('other.test_mod.test_q'),
+          automated('com.example.CartTest.adds'),
+        ],
+      }),
+    });
+    const result = await sync(
+      clientOf(emu),
+      syncOf(dir, [parseReport(join(dir, 'junit.xml'), xml)]),
+    );
+    expect(archivedKeys(emu)).toEqual([
+      'tests.test_price.TestFormat.test_currency[EUR-2.5]',
+      'tests.test_price.test_rounds',
+    ]);
+    expect(result.retire.candidates.map((c) => c.reason)).toEqual([
+      'tests/test_price.py is no longer in the workspace',
+      'tests/test_price.py is no longer in the workspace',
+    ]);
+    expect(result.retire.outOfScope).toBe(3);
+  });
 });
 
 describe('reports that cannot prove anything gone block retirement (issue point 5)', () => {

@@ -201,6 +201,8 @@ interface RunFacts {
   /** Test files this run ran (workspace-relative), and their folders. */
   ran: Set<string>;
   folders: Set<string>;
+  /** The folders of the Python test files this run ran. */
+  pythonFolders: Set<string>;
   /** Key prefixes of the suites this run ran, for keys that name no file: the suites' names. */
   suites: Map<string, Set<string>>;
   /** Suite names of each file's tests (a run error may name a suite). */
@@ -216,8 +218,8 @@ export async function planRetirement(
 ): Promise<Retirement> {
   const build = keyBuilder(input.automationKey, input.workspace);
   const ws = new Workspace(build.workspace);
-  const placeOf = placeReader(input.automationKey, ws);
   const facts = runFacts(input.reports, build, ws);
+  const placeOf = placeReader(input.automationKey, ws, facts);
   const automated = input.cases.filter(isAutomated);
   const candidates: {
     record: Resource<'test_cases'>;
@@ -293,9 +295,10 @@ export async function planRetirement(
 /**
  * Reads a key back into its file and name, by the automation-key template: `{file} › {test}`
  * gives `src/cart.test.ts` and `Cart adds an item`. A key without a file of the workspace's shape
- * (jest-junit writes none, a Space's older keys) names its Python module where one matches.
+ * (jest-junit writes none, a Space's older keys) names its Python module where one matches, in the
+ * workspace or, deleted, where this run ran Python tests (goneModuleOf).
  */
-function placeReader(template: string, ws: Workspace): (key: string) => Place {
+function placeReader(template: string, ws: Workspace, facts: RunFacts): (key: string) => Place {
   const pieces = template.split(/\{([^}]*)\}/);
   const fileAt = pieces.findIndex((p, i) => i % 2 === 1 && p === 'file');
   let source = '^';
@@ -321,9 +324,31 @@ function placeReader(template: string, ws: Workspace): (key: string) => Place {
       if (Workspace.pathOf(text.replace(/^(?:[A-Za-z]:)?\/+|^(?:\.\.\/)+/, '')))
         return { name, outside: text };
     }
-    const module = ws.moduleOf(key);
+    const module = ws.moduleOf(key) ?? goneModuleOf(key, facts);
     return module ? { file: module.file, name: key, prefix: module.module } : { name: key };
   };
+}
+
+/** The names pytest collects test modules by, by default (python_files: test_*.py, *_test.py). */
+const TEST_MODULE = /^(?:test_\w+|\w+_test)$/;
+
+/**
+ * The Python test module a dotted key names when its file is no longer in the workspace (pytest's
+ * default JUnit names `tests.test_mod.test_y` and no file): a module named as pytest collects test
+ * modules, in a folder where this run ran Python test files. Found by its file alone, a deleted
+ * module's cases would name no file and no suite of the run, and never be proven gone. A key of
+ * another scheme (`com.example.CartTest.adds`) names no test module; one of another folder is not
+ * this run's.
+ */
+function goneModuleOf(key: string, facts: RunFacts): { file: string; module: string } | undefined {
+  const parts = key.replace(/\[[^\]]*\]$/, '').split('.');
+  for (let k = parts.length - 1; k >= 1; k--) {
+    if (!TEST_MODULE.test(parts[k - 1]!)) continue;
+    const file = Workspace.pathOf(`${parts.slice(0, k).join('/')}.py`);
+    if (file && facts.pythonFolders.has(posix.dirname(file)))
+      return { file, module: parts.slice(0, k).join('.') };
+  }
+  return undefined;
 }
 
 function escapeRegExp(text: string): string {
@@ -338,6 +363,7 @@ function runFacts(
   const facts: RunFacts = {
     ran: new Set(),
     folders: new Set(),
+    pythonFolders: new Set(),
     suites: new Map(),
     fileSuites: new Map(),
     errors: [],
@@ -387,6 +413,7 @@ function runFacts(
       if (file) {
         facts.ran.add(file);
         facts.folders.add(posix.dirname(file));
+        if (file.endsWith('.py')) facts.pythonFolders.add(posix.dirname(file));
         add(facts.fileSuites, file, test);
       }
       // The key up to the test's own name: the prefix every test of its suite shares.
