@@ -150,12 +150,14 @@ export async function cli(lane: Lane, args: string[]): Promise<CliRun> {
   lane.emu.resetStats();
   const { code, out, err } = await runCli([...args, '--json'], lane.env);
   const stats = lane.emu.stats();
+  // A command stopped before its work (exit 2, 3, 4) says why on stderr and prints no JSON.
   let json = {};
-  try {
-    json = JSON.parse(out) as object;
-  } catch {
-    throw new Error(`${args[0]} exited ${code} without JSON:\n${out}\n${err}`);
-  }
+  if (code <= 1)
+    try {
+      json = JSON.parse(out) as object;
+    } catch {
+      throw new Error(`${args[0]} exited ${code} without JSON:\n${out}\n${err}`);
+    }
   return { code, json, err, requests: stats.total, writes: writes(stats), routes: stats.byRoute };
 }
 
