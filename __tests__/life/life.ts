@@ -6,8 +6,9 @@
  * - `emulator`: the CLI talks to the emulator directly, so every request is counted exactly;
  * - `proxy`: through __tests__/helpers/interleaving-proxy.ts, which answers a create (201) without
  *   an ETag and lets a person in at every gap: they set a case's priority (a field sync does not
- *   own) and re-save executions, cycles and steps as they are (a new ETag each), so every write
- *   after a read meets a 412 somewhere and must merge against what it read again.
+ *   own), or give a case that still bears sync's name a name of their own, and re-save
+ *   executions, cycles and steps as they are (a new ETag each), so every write after a read meets
+ *   a 412 somewhere and must merge against what it read again, keeping what the person wrote.
  *
  * The expectations are written here from the runner's own output, never from testcycle's code.
  */
@@ -44,6 +45,7 @@ export interface RunnerRun {
 /** The person of the proxy lane: what they last set, to check it is never erased. */
 interface Person {
   priorities: Map<string, string>;
+  names: Map<string, string>;
   /** Gaps at which the person wrote something. */
   wrote: number;
   /** Of those, gaps right after a 201 without ETag: the client had to read before its write. */
@@ -82,9 +84,15 @@ function personAt(emu: RunningEmulator, seed: number, person: Person) {
     const record = store.get(pick.type as (typeof EDITED)[number], pick.id);
     if (!record || record.attributes.deletedAt != null) return;
     if (record.type === 'test_cases') {
-      const priority = PRIORITIES[Math.floor(random() * PRIORITIES.length)]!;
-      store.write(record, { priority });
-      person.priorities.set(record.id, priority);
+      if (record.attributes.name === record.attributes.automationKey && random() < 0.3) {
+        const name = `Named by a person ${person.names.size + 1}`;
+        store.write(record, { name });
+        person.names.set(record.id, name);
+      } else {
+        const priority = PRIORITIES[Math.floor(random() * PRIORITIES.length)]!;
+        store.write(record, { priority });
+        person.priorities.set(record.id, priority);
+      }
     } else store.bump(record);
     person.wrote++;
     if (x.method === 'POST' && x.status === 201) person.after201++;
@@ -109,7 +117,7 @@ export async function startLane(name: LaneName, seed: Seed, proxySeed = 7): Prom
     close: async () => undefined,
   };
   if (name === 'proxy') {
-    const person: Person = { priorities: new Map(), wrote: 0, after201: 0 };
+    const person: Person = { priorities: new Map(), names: new Map(), wrote: 0, after201: 0 };
     const proxy = await startInterleavingProxy(emu, {
       seed: proxySeed,
       atGap: personAt(emu, proxySeed * 7919, person),
@@ -207,7 +215,7 @@ export function checkSpace(
   lane: Lane,
   run: RunnerRun,
   cycleName: string,
-  change: { renamed?: [string, string][]; deleted?: string[] } = {},
+  change: { renamed?: [string, string][]; deleted?: string[]; restored?: string[] } = {},
 ): { created: number } {
   let created = 0;
   // History follows a rename: the new key's case is the old key's.
@@ -217,6 +225,7 @@ export function checkSpace(
     lane.ids.set(to, id!);
   }
   for (const key of change.deleted ?? []) lane.archived.add(lane.ids.get(key)!);
+  for (const key of change.restored ?? []) lane.archived.delete(lane.ids.get(key)!);
   const known = new Set(lane.ids.values());
   for (const t of run.tests) {
     const id = caseIdOf(lane, t);
@@ -251,11 +260,11 @@ export function checkSpace(
     .sort();
   expect(archived).toEqual(expectArchived);
   // What the person wrote at the proxy's gaps stands.
+  const store = lane.emu.service.store;
   for (const [id, priority] of lane.person?.priorities ?? [])
-    expect([id, lane.emu.service.store.get('test_cases', id)!.attributes.priority]).toEqual([
-      id,
-      priority,
-    ]);
+    expect([id, store.get('test_cases', id)!.attributes.priority]).toEqual([id, priority]);
+  for (const [id, name] of lane.person?.names ?? [])
+    expect([id, store.get('test_cases', id)!.attributes.name]).toEqual([id, name]);
   return { created };
 }
 
