@@ -1,13 +1,16 @@
 /**
  * A jest project's life, for real: a temporary project of plain CommonJS test files, taken through
- * a sequence of commits, each run by the real jest of node_modules with the README's recipe
- * (jest-junit with JEST_JUNIT_ADD_FILE_ATTRIBUTE and JEST_JUNIT_REPORT_TEST_SUITE_ERRORS, beside
- * jest's own --json), then synced (`sync --retire-missing --follow-renames`) and published (the
- * recipe's threshold and `--runner-exit-code` from jest's real exit code) through the CLI, on two
- * Spaces (__tests__/life/life.ts). After each step both Spaces are checked against jest's own JSON.
- * One jest process per step; both Spaces read the same reports.
+ * a sequence of commits, each run by the real jest of node_modules with the README's PR recipe
+ * (jest-junit with addFileAttribute and reportTestSuiteErrors, beside jest's own --json), then
+ * synced (`sync --retire-missing --follow-renames`) and published (the recipe's threshold and
+ * `--runner-exit-code` from jest's real exit code) through the CLI, on two Spaces
+ * (__tests__/life/life.ts). After each step both Spaces are checked against jest's own JSON. The
+ * same jest run also writes jest-junit's defaults, as the README's GitLab recipe runs it, and that
+ * recipe's publish must be red whenever jest was. One jest process per step; every Space reads the
+ * same reports.
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   cpSync,
   mkdirSync,
@@ -20,6 +23,7 @@ import {
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, posix, relative } from 'node:path';
+import { runCli } from '../helpers/cli.js';
 import { closeEmulators, testSeed } from '../helpers/emulator.js';
 import { editByHand } from '../helpers/sync.js';
 import {
@@ -101,6 +105,24 @@ async function runJest(args: string[] = []) {
     testMatch: ['<rootDir>/**/*.test.js'],
     transform: {},
     cacheDirectory: join(root, 'cache'),
+    reporters: [
+      // The GitLab recipe's: jest-junit's defaults (no file, nothing of a file that fails to load).
+      // First: the one after it adds an entry to jest's shared results for such a file, which
+      // any reporter after it (and --json) reads.
+      [JEST_JUNIT, { outputDirectory: out, outputName: 'junit-defaults.xml' }],
+      // The PR recipe's (JEST_JUNIT_ADD_FILE_ATTRIBUTE, JEST_JUNIT_REPORT_TEST_SUITE_ERRORS; given
+      // here as the same options, since those variables would set every jest-junit of the run):
+      // each test's file, and a file that fails to load, in the report.
+      [
+        JEST_JUNIT,
+        {
+          outputDirectory: out,
+          outputName: 'junit.xml',
+          addFileAttribute: 'true',
+          reportTestSuiteErrors: 'true',
+        },
+      ],
+    ],
   };
   const exitCode = await new Promise<number>((resolve) => {
     execFile(
@@ -114,24 +136,12 @@ async function runJest(args: string[] = []) {
         JSON.stringify(config),
         '--rootDir',
         ws,
-        '--reporters',
-        JEST_JUNIT,
         '--json',
         '--outputFile',
         json,
         ...args,
       ],
-      {
-        cwd: ws,
-        // The README's recipe: each test's file, and a file that fails to load, in the report.
-        env: {
-          PATH: process.env.PATH ?? '',
-          HOME: root,
-          JEST_JUNIT_OUTPUT_DIR: out,
-          JEST_JUNIT_ADD_FILE_ATTRIBUTE: 'true',
-          JEST_JUNIT_REPORT_TEST_SUITE_ERRORS: 'true',
-        },
-      },
+      { cwd: ws, env: { PATH: process.env.PATH ?? '', HOME: root } },
       (error) => resolve(error ? Number((error as { code?: number }).code ?? 1) : 0),
     );
   });
@@ -155,7 +165,7 @@ async function runJest(args: string[] = []) {
         }),
     ),
   };
-  return { run, junit: join(out, 'junit.xml'), json };
+  return { run, junit: join(out, 'junit.xml'), json, defaults: join(out, 'junit-defaults.xml') };
 }
 
 /** The person's Space: a manual case with written steps, and another team's automated cases. */
@@ -178,10 +188,13 @@ const SEED = testSeed({
 });
 
 const lanes: Lane[] = [];
+/** The Space of a team on the README's GitLab recipe, its cases kept by a plain sync. */
+let gitlab: Lane;
 /** What the person wrote, per lane, as it stood when written. */
 const written = new Map<Lane, Map<string, Partial<ReturnType<typeof caseText>>>>();
 
 beforeAll(async () => {
+  gitlab = await startLane('emulator', testSeed());
   for (const name of LANES) {
     const lane = await startLane(name, SEED);
     lanes.push(lane);
@@ -203,7 +216,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const lane of lanes) await lane.close();
+  for (const lane of [...lanes, gitlab]) await lane?.close();
   await closeEmulators();
   rmSync(root, { recursive: true, force: true });
 });
@@ -266,6 +279,32 @@ async function publishStep(
       ]);
     out.push({ lane, sync, publish });
   }
+  // The README's GitLab recipe, on the same jest run: jest-junit's defaults, then `publish
+  // --report junit.xml --cycle-name "MR {pr} {sha7}" --min-pass-rate 95 --runner-exit-code
+  // "$status"`. Its report names no file and says nothing of a file that did not load, so only
+  // jest's exit status tells the broken step; one name in two files is a key collision.
+  const sha = createHash('sha1').update(cycle).digest('hex');
+  const mr = { ...gitlab.env, GITLAB_CI: 'true', CI_MERGE_REQUEST_IID: '28', CI_COMMIT_SHA: sha };
+  const common = ['--report', jestRun.defaults, '--workspace', ws];
+  expect((await runCli(['sync', ...common], mr)).code).toBe(0);
+  const recipe = await runCli(
+    [
+      'publish',
+      ...common,
+      '--cycle-name',
+      'MR {pr} {sha7}',
+      '--min-pass-rate',
+      '95',
+      '--runner-exit-code',
+      String(run.exitCode),
+    ],
+    mr,
+  );
+  expect(['GitLab recipe', step, recipe.code]).toEqual([
+    'GitLab recipe',
+    step,
+    run.exitCode === 0 ? 0 : 1,
+  ]);
   return out;
 }
 
