@@ -429,18 +429,31 @@ test(
 );
 
 test(
-  '4. move a file: its old cases are archived (the file is gone), the moved tests get new ones',
+  '4. move a file: its tests follow it to the new file, with their history',
   async () => {
     mkdirSync(join(ws, 'src/money'));
     renameSync(join(ws, 'src/price.test.js'), join(ws, 'src/money/price.test.js'));
     const jestRun = await runJest();
     expect(jestRun.run).toMatchObject({ exitCode: 0, passed: 8 });
-    await publishStep('move', jestRun, {
-      deleted: [
-        keyOf('src/price.test.js', 'Price rounds halves up'),
-        keyOf('src/price.test.js', 'Price formats a currency'),
+    const runs = await publishStep('move', jestRun, {
+      renamed: [
+        [
+          keyOf('src/price.test.js', 'Price rounds halves up'),
+          keyOf('src/money/price.test.js', 'Price rounds halves up'),
+        ],
+        [
+          keyOf('src/price.test.js', 'Price formats a currency'),
+          keyOf('src/money/price.test.js', 'Price formats a currency'),
+        ],
       ],
     });
+    for (const { lane, sync } of runs) {
+      expect(sync.json.renames).toEqual([
+        expect.objectContaining({ where: 'src/price.test.js → src/money/price.test.js' }),
+        expect.objectContaining({ where: 'src/price.test.js → src/money/price.test.js' }),
+      ]);
+      expectHistory(lane, keyOf('src/money/price.test.js', 'Price rounds halves up'), 4);
+    }
   },
   STEP_MS,
 );

@@ -258,7 +258,7 @@ export async function planRetirement(
     });
   }
   const gone = candidates.filter((c) => c.gone);
-  const renames = likelyRenames(gone, input.created, placeOf, facts, !!input.followRenames);
+  const renames = likelyRenames(gone, input.created, placeOf, facts, ws, !!input.followRenames);
   const follow = new Map<string, string>();
   const byKey = new Map(gone.map((g) => [g.c.automationKey, g]));
   for (const r of renames)
@@ -502,14 +502,17 @@ const SAME_TITLE = 0.9;
 
 /**
  * Vanished tests paired with new tests of the same file (or suite) whose names are alike: the same
- * title under another describe path, or a title a few characters apart. A pairing that is not the
- * one best for both sides (a tie) is not proposed: a rename is shown, never guessed.
+ * title under another describe path, or a title a few characters apart; and the tests of a file no
+ * longer in the workspace with the same tests of a file that took its place (moved to another
+ * folder under its name, or renamed in its folder). A pairing that is not the one best for both
+ * sides (a tie) is not proposed: a rename is shown, never guessed.
  */
 function likelyRenames(
   gone: readonly { record: Resource<'test_cases'>; place: Place; c: RetireCandidate }[],
   created: readonly NewTest[],
   placeOf: (key: string) => Place,
   facts: RunFacts,
+  ws: Workspace,
   follow: boolean,
 ): LikelyRename[] {
   const pairs: { old: (typeof gone)[number]; fresh: NewTest; score: number; where: string }[] = [];
@@ -522,10 +525,21 @@ function likelyRenames(
   });
   for (const old of gone) {
     const where = old.place.file ?? suiteOf(old.c.automationKey, facts);
+    const from = old.place.file;
+    const moved = from !== undefined && !ws.has(from);
     for (const n of fresh) {
-      if (!where || n.where !== where) continue;
-      const score = renameScore(old.place.name, n.place.name, n.t.test.name);
-      if (score >= RENAME_SIMILARITY) pairs.push({ old, fresh: n.t, score, where });
+      if (!where) continue;
+      if (n.where === where) {
+        const score = renameScore(old.place.name, n.place.name, n.t.test.name);
+        if (score >= RENAME_SIMILARITY) pairs.push({ old, fresh: n.t, score, where });
+      } else if (moved && n.place.file && tookPlaceOf(from, n.place.file)) {
+        // The same test in the file that took the old one's place: its name within the file
+        // (without a Python module path, which moved with it) unchanged, or alike.
+        const [a, b] = [titleOf(old.place), titleOf(n.place)];
+        const score = a === b ? 1 : renameScore(a, b, n.t.test.name);
+        if (score >= RENAME_SIMILARITY)
+          pairs.push({ old, fresh: n.t, score, where: `${from} → ${n.place.file}` });
+      }
     }
   }
   pairs.sort((a, b) => b.score - a.score);
@@ -556,6 +570,21 @@ function likelyRenames(
     });
   }
   return out;
+}
+
+/** A file that may have taken a gone file's place: the same name in another folder, or its folder. */
+function tookPlaceOf(gone: string, file: string): boolean {
+  return (
+    file !== gone &&
+    (posix.basename(file) === posix.basename(gone) || posix.dirname(file) === posix.dirname(gone))
+  );
+}
+
+/** A test's name within its file: a Python module path before it left out. */
+function titleOf(place: Place): string {
+  return place.prefix && place.name.startsWith(`${place.prefix}.`)
+    ? place.name.slice(place.prefix.length + 1)
+    : place.name;
 }
 
 function renameScore(old: string, fresh: string, title: string): number {
