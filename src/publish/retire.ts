@@ -67,7 +67,7 @@ export interface LikelyRename {
   /** The case's automation key, and the new test's. */
   from: string;
   to: string;
-  /** The file (or suite) both belong to. */
+  /** The file (or suite) both belong to; `old → new` for the tests of a moved or renamed file. */
   where: string;
   /** How alike the names are, 0 to 1. */
   similarity: number;
