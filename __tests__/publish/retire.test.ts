@@ -266,6 +266,53 @@ describe('a test that merely did not run is kept (issue point 5)', () => {
       expect(kept[0]!.reason).toMatch(/^tests\/test_mod\.py still declares it/);
     },
   );
+
+  test("pytest's default JUnit, a test module deleted: its cases are archived, though no file is left to find the module by; a key of no test module, or of a folder where no Python test ran, is not this pipeline's", async () => {
+    const dir = workspace({
+      'tests/test_cart.py': ['a', 'b', 'c', 'd']
+        .map((n) => `def test_${n}():\n    pass\n`)
+        .join('\n'),
+    });
+    const xml = `<?xml version="1.0" encoding="utf-8"?><testsuites><testsuite name="pytest" tests="4">${[
+      'a',
+      'b',
+      'c',
+      'd',
+    ]
+      .map((n) => `<testcase classname="tests.test_cart" name="test_${n}" />`)
+      .join('')}</testsuite></testsuites>`;
+    const automated = (key: string) => ({
+      name: key,
+      automationKey: key,
+      automationStatus: 'AUTOMATED',
+      status: 'ACTIVE',
+    });
+    const emu = await publishEmulator({
+      seed: testSeed({
+        testCases: [
+          ...['a', 'b', 'c', 'd'].map((n) => automated(`tests.test_cart.test_${n}`)),
+          automated('tests.test_price.test_rounds'),
+          automated('tests.test_price.TestFormat.test_currency[EUR-2.5]'),
+          automated('tests.helpers.test_fixture'),
+          automated('other.test_mod.test_q'),
+          automated('com.example.CartTest.adds'),
+        ],
+      }),
+    });
+    const result = await sync(
+      clientOf(emu),
+      syncOf(dir, [parseReport(join(dir, 'junit.xml'), xml)]),
+    );
+    expect(archivedKeys(emu)).toEqual([
+      'tests.test_price.TestFormat.test_currency[EUR-2.5]',
+      'tests.test_price.test_rounds',
+    ]);
+    expect(result.retire.candidates.map((c) => c.reason)).toEqual([
+      'tests/test_price.py is no longer in the workspace',
+      'tests/test_price.py is no longer in the workspace',
+    ]);
+    expect(result.retire.outOfScope).toBe(3);
+  });
 });
 
 describe('reports that cannot prove anything gone block retirement (issue point 5)', () => {
@@ -626,6 +673,101 @@ describe('renames are proposed, not guessed (issue point 8)', () => {
     );
     expect(again.renames).toEqual([]);
     expect(again.unchanged).toBe(54);
+  });
+
+  test.each([
+    ['moved to another folder', 'src/money/price.test.js'],
+    ['renamed in its folder', 'src/pricing.test.js'],
+  ])(
+    "a test file %s: its tests are likely renames of the old file's, followed by --follow-renames so their history stays",
+    async (_how, moved) => {
+      const { 'src/price.test.js': price, ...rest } = PROJECT;
+      const project = { ...rest, [moved]: price! };
+      const dir = workspace(sources(project));
+      const emu = await publishEmulator({ seed: seedOf() });
+      const plan = await sync(clientOf(emu), syncOf(dir, runOf(dir, project), { 'dry-run': true }));
+      expect(plan.renames.map((r) => [r.from, r.to, r.where, r.similarity])).toEqual([
+        [
+          keyOf('src/price.test.js', 'Price', 'rounds'),
+          keyOf(moved, 'Price', 'rounds'),
+          `src/price.test.js → ${moved}`,
+          1,
+        ],
+        [
+          keyOf('src/price.test.js', 'Price', 'adds tax'),
+          keyOf(moved, 'Price', 'adds tax'),
+          `src/price.test.js → ${moved}`,
+          1,
+        ],
+      ]);
+      const ids = casesOf(emu)
+        .filter((c) => String(c.automationKey).startsWith('src/price.test.js'))
+        .map((c) => c.id);
+      const run = await sync(
+        clientOf(emu),
+        syncOf(dir, runOf(dir, project), { 'follow-renames': true }),
+      );
+      expect([run.created, run.archived, run.rekeyed.length]).toEqual([[], [], 2]);
+      expect(ids.map((id) => casesOf(emu).find((c) => c.id === id)!.automationKey)).toEqual([
+        keyOf(moved, 'Price', 'rounds'),
+        keyOf(moved, 'Price', 'adds tax'),
+      ]);
+    },
+  );
+
+  test('a file copied to two places, the old one gone: either could be its move, so none is proposed; a file still in the workspace moved nowhere', async () => {
+    const { 'src/price.test.js': price, ...rest } = PROJECT;
+    const copied = { ...rest, 'src/a/price.test.js': price!, 'src/b/price.test.js': price! };
+    const dir = workspace(sources(copied));
+    const emu = await publishEmulator({ seed: seedOf() });
+    const plan = await sync(clientOf(emu), syncOf(dir, runOf(dir, copied), { 'dry-run': true }));
+    expect(plan.renames).toEqual([]);
+    const kept = { ...PROJECT, 'src/money/price.test.js': price! };
+    const dir2 = workspace(sources(kept));
+    const plan2 = await sync(clientOf(emu), syncOf(dir2, runOf(dir2, kept), { 'dry-run': true }));
+    expect(plan2.renames).toEqual([]);
+  });
+
+  test("pytest's default JUnit, a test module moved: its tests are likely renames of the old module's", async () => {
+    const dir = workspace({
+      'tests/test_cart.py': 'def test_adds():\n    pass\n',
+      'tests/money/test_price.py':
+        'def test_rounds():\n    pass\n\n\ndef test_taxes():\n    pass\n',
+    });
+    const xml = `<testsuites><testsuite name="pytest" tests="3"><testcase classname="tests.test_cart" name="test_adds" /><testcase classname="tests.money.test_price" name="test_rounds" /><testcase classname="tests.money.test_price" name="test_taxes" /></testsuite></testsuites>`;
+    const emu = await publishEmulator({
+      seed: testSeed({
+        testCases: [
+          'tests.test_cart.test_adds',
+          'tests.test_price.test_rounds',
+          'tests.test_price.test_taxes',
+        ].map((key) => ({
+          name: key,
+          automationKey: key,
+          automationStatus: 'AUTOMATED',
+          status: 'ACTIVE',
+        })),
+      }),
+    });
+    const plan = await sync(
+      clientOf(emu),
+      syncOf(dir, [parseReport(join(dir, 'junit.xml'), xml)], {
+        'dry-run': true,
+        'retire-max': '2',
+      }),
+    );
+    expect(plan.renames.map((r) => [r.from, r.to, r.where])).toEqual([
+      [
+        'tests.test_price.test_rounds',
+        'tests.money.test_price.test_rounds',
+        'tests/test_price.py → tests/money/test_price.py',
+      ],
+      [
+        'tests.test_price.test_taxes',
+        'tests.money.test_price.test_taxes',
+        'tests/test_price.py → tests/money/test_price.py',
+      ],
+    ]);
   });
 
   test('a title changed by a few characters is a likely rename; two equally good pairings are none (not guessed)', async () => {

@@ -259,6 +259,58 @@ describe('written steps', () => {
       expect(casesOf(emu)[0]!.automationStatus).toBe('MANUAL');
     }
   });
+
+  test("a test whose report records no steps (jest) links a MANUAL case with written steps without making it AUTOMATED, so its steps stay a person's and it is never retired; a case with no steps becomes AUTOMATED", async () => {
+    const emu = await publishEmulator({
+      seed: testSeed({
+        testCases: [
+          { name: 'Cart: add a book', status: 'ACTIVE' },
+          { name: 'Cart: empty it', status: 'ACTIVE' },
+          { name: 'Feature.scenario', automationKey: 'Feature.scenario', status: 'ACTIVE' },
+        ],
+      }),
+    });
+    const [written1, bare, keyed] = casesOf(emu) as { id: string; testCaseKey: string }[];
+    await writeStepsByHand(emu, written1!.id, written);
+    await writeStepsByHand(emu, keyed!.id, written);
+    // Step-less tests, as jest's reports give them: two link by case key, one by automation key.
+    const tests = [
+      testOf('Cart', `${written1!.testCaseKey} adds a book`, 'passed'),
+      testOf('Cart', `${bare!.testCaseKey} empties the cart`, 'passed'),
+      testOf('Feature', 'scenario', 'passed'),
+    ];
+    for (let run = 0; run < 2; run++) {
+      const result = await sync(clientOf(emu), syncOptions(tests));
+      expect(casesOf(emu).map((c) => c.automationStatus)).toEqual([
+        'MANUAL',
+        'AUTOMATED',
+        'MANUAL',
+      ]);
+      expect(result.kept.filter((k) => k.field === 'automationStatus')).toEqual([
+        expect.objectContaining({ key: written1!.testCaseKey, ours: 'AUTOMATED' }),
+        expect.objectContaining({ key: keyed!.testCaseKey, ours: 'AUTOMATED' }),
+      ]);
+    }
+    expect(describeSyncResult(await sync(clientOf(emu), syncOptions(tests)))).toContain(
+      'steps kept: 2\n  DEMO-T1 Cart: add a book (MANUAL, with 3 written step(s) kept, not made AUTOMATED',
+    );
+    // Its test gone while its suite ran, the keyed MANUAL case is no candidate: only AUTOMATED
+    // cases are retired.
+    const gone = await sync(
+      clientOf(emu),
+      syncOptions(
+        [
+          testOf('Cart', `${bare!.testCaseKey} empties the cart`, 'passed'),
+          testOf('Feature', 'another scenario', 'passed'),
+        ],
+        { 'retire-missing': true },
+      ),
+    );
+    expect(gone.archived).toEqual([]);
+    expect(liveSteps(emu, keyed!.id).map((s) => s.attributes.action)).toEqual(
+      written.map(([a]) => a),
+    );
+  });
 });
 
 describe('steps matched by their text', () => {

@@ -211,7 +211,7 @@ export async function sync(client: ServiceClient, options: SyncOptions): Promise
     if (old !== undefined) entry.oldKey = old;
   }
   logRetirement(retirement, options, logger, warn);
-  const stepsOf = await readSteps(client, entries, cases);
+  const stepsOf = await readSteps(client, entries, cases, !!options.replaceSteps);
   // Most tests have no case, and cases keyed by another template match them: say which (no request).
   const keyed = entries.filter((e) => !e.explicit);
   const missing = keyed.filter((e) => !caseOf(e, cases).found).map((e) => e.test);
@@ -372,20 +372,27 @@ function caseOf(
 }
 
 /**
- * The live steps of the matched cases whose tests carry steps: `GET /test_steps` filtered by
- * `testCaseId in (...)`, 100 a page, rather than one to-many read per case (docs/service-api.md
- * 4.1), which would cost a request per case on every sync.
+ * The live steps of the matched cases whose tests carry steps, and of those that are not
+ * AUTOMATED (written steps keep a case's status, whatever its test records: docs/design.md "Sync:
+ * what sync owns"): `GET /test_steps` filtered by `testCaseId in (...)`, 100 a page, rather than
+ * one to-many read per case (docs/service-api.md 4.1), which would cost a request per case on
+ * every sync.
  */
 async function readSteps(
   client: ServiceClient,
   entries: Entry[],
   cases: Cases,
+  replaceSteps: boolean,
 ): Promise<Map<string, ExistingStep[]>> {
   const ids = [
     ...new Set(
       entries
-        .filter((e) => e.test.steps)
-        .map((e) => caseOf(e, cases).found?.id)
+        .map((e) => ({ e, found: caseOf(e, cases).found }))
+        .filter(
+          ({ e, found }) =>
+            e.test.steps || (!replaceSteps && found?.attributes.automationStatus !== 'AUTOMATED'),
+        )
+        .map(({ found }) => found?.id)
         .filter((id): id is string => !!id),
     ),
   ];
@@ -534,12 +541,22 @@ function stepsFor(
   existing: ExistingStep[],
   options: SyncOptions,
 ): { steps?: StepPlan; stepsKept?: KeptField } {
-  if (!test.steps) return {};
-  const steps = planSteps(test.steps, existing);
   if (existing.length === 0 || options.replaceSteps || current.automationStatus === 'AUTOMATED')
-    return { steps };
-  if (stepWrites(steps) === 0) return {};
+    return test.steps ? { steps: planSteps(test.steps, existing) } : {};
   const status = String(current.automationStatus ?? 'MANUAL');
+  // A report without steps (jest, JUnit) writes none, and must not hand the written ones to sync
+  // by making the case AUTOMATED: a later report with steps would replace them.
+  if (!test.steps)
+    return {
+      stepsKept: {
+        field: 'automationStatus',
+        ours: 'AUTOMATED',
+        theirs: `${status}, with ${existing.length} written step(s)`,
+        why: 'written-by-person',
+      },
+    };
+  const steps = planSteps(test.steps, existing);
+  if (stepWrites(steps) === 0) return {};
   return {
     stepsKept: {
       field: 'steps',

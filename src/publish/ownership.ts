@@ -19,7 +19,7 @@ export type KeptWhy = 'written-by-person' | 'edited' | 'not-recorded';
 
 /** A field sync would have written and did not, because it is a person's. */
 export interface Kept extends CaseRef {
-  /** `name`, `steps`, `step N`, `priority`, `owner` or a custom field's name. */
+  /** `name`, `steps`, `step N`, `automationStatus`, `priority`, `owner` or a custom field's name. */
   field: string;
   /** What sync would have written. */
   ours: string;
@@ -156,6 +156,8 @@ export function createdFields(desired: CaseChange, ownershipField: string | unde
 export function keptDetail(k: KeptField, cell: (text: string) => string): string {
   if (k.field === 'name') return `its key would name it ${cell(k.ours)}`;
   if (k.field === 'steps') return `${cell(k.theirs)} kept; the report gives ${cell(k.ours)}`;
+  if (k.field === 'automationStatus')
+    return `${cell(k.theirs)} kept, not made ${cell(k.ours)}: its report records no steps, and the written ones stay a person's`;
   if (k.field.startsWith('step '))
     return `${cell(k.field)} changed since sync read it; kept, not ${cell(k.ours)}`;
   const why =
@@ -164,7 +166,8 @@ export function keptDetail(k: KeptField, cell: (text: string) => string): string
 }
 
 /** The group a kept field is listed under: name, steps, or the mapped field. */
-export const keptGroup = (k: KeptField): string => (k.field.startsWith('step') ? 'steps' : k.field);
+export const keptGroup = (k: KeptField): string =>
+  k.field.startsWith('step') || k.field === 'automationStatus' ? 'steps' : k.field;
 
 /** What a user can do about what was kept: one line per reason, naming the setting. */
 export function keptHints(kept: readonly Kept[]): Words[] {
@@ -176,7 +179,7 @@ export function keptHints(kept: readonly Kept[]): Words[] {
       (w) =>
         `${names} test case name(s) a person wrote kept; ${w.value('case-names', 'replace')} names every matched case after its key`,
     );
-  const steps = count((k) => k.field === 'steps');
+  const steps = count((k) => k.field === 'steps' || k.field === 'automationStatus');
   if (steps)
     hints.push(
       (w) =>

@@ -67,7 +67,7 @@ export interface LikelyRename {
   /** The case's automation key, and the new test's. */
   from: string;
   to: string;
-  /** The file (or suite) both belong to. */
+  /** The file (or suite) both belong to; `old → new` for the tests of a moved or renamed file. */
   where: string;
   /** How alike the names are, 0 to 1. */
   similarity: number;
@@ -201,6 +201,8 @@ interface RunFacts {
   /** Test files this run ran (workspace-relative), and their folders. */
   ran: Set<string>;
   folders: Set<string>;
+  /** The folders of the Python test files this run ran. */
+  pythonFolders: Set<string>;
   /** Key prefixes of the suites this run ran, for keys that name no file: the suites' names. */
   suites: Map<string, Set<string>>;
   /** Suite names of each file's tests (a run error may name a suite). */
@@ -216,8 +218,8 @@ export async function planRetirement(
 ): Promise<Retirement> {
   const build = keyBuilder(input.automationKey, input.workspace);
   const ws = new Workspace(build.workspace);
-  const placeOf = placeReader(input.automationKey, ws);
   const facts = runFacts(input.reports, build, ws);
+  const placeOf = placeReader(input.automationKey, ws, facts);
   const automated = input.cases.filter(isAutomated);
   const candidates: {
     record: Resource<'test_cases'>;
@@ -256,7 +258,7 @@ export async function planRetirement(
     });
   }
   const gone = candidates.filter((c) => c.gone);
-  const renames = likelyRenames(gone, input.created, placeOf, facts, !!input.followRenames);
+  const renames = likelyRenames(gone, input.created, placeOf, facts, ws, !!input.followRenames);
   const follow = new Map<string, string>();
   const byKey = new Map(gone.map((g) => [g.c.automationKey, g]));
   for (const r of renames)
@@ -293,9 +295,10 @@ export async function planRetirement(
 /**
  * Reads a key back into its file and name, by the automation-key template: `{file} › {test}`
  * gives `src/cart.test.ts` and `Cart adds an item`. A key without a file of the workspace's shape
- * (jest-junit writes none, a Space's older keys) names its Python module where one matches.
+ * (jest-junit writes none, a Space's older keys) names its Python module where one matches, in the
+ * workspace or, deleted, where this run ran Python tests (goneModuleOf).
  */
-function placeReader(template: string, ws: Workspace): (key: string) => Place {
+function placeReader(template: string, ws: Workspace, facts: RunFacts): (key: string) => Place {
   const pieces = template.split(/\{([^}]*)\}/);
   const fileAt = pieces.findIndex((p, i) => i % 2 === 1 && p === 'file');
   let source = '^';
@@ -321,9 +324,31 @@ function placeReader(template: string, ws: Workspace): (key: string) => Place {
       if (Workspace.pathOf(text.replace(/^(?:[A-Za-z]:)?\/+|^(?:\.\.\/)+/, '')))
         return { name, outside: text };
     }
-    const module = ws.moduleOf(key);
+    const module = ws.moduleOf(key) ?? goneModuleOf(key, facts);
     return module ? { file: module.file, name: key, prefix: module.module } : { name: key };
   };
+}
+
+/** The names pytest collects test modules by, by default (python_files: test_*.py, *_test.py). */
+const TEST_MODULE = /^(?:test_\w+|\w+_test)$/;
+
+/**
+ * The Python test module a dotted key names when its file is no longer in the workspace (pytest's
+ * default JUnit names `tests.test_mod.test_y` and no file): a module named as pytest collects test
+ * modules, in a folder where this run ran Python test files. Found by its file alone, a deleted
+ * module's cases would name no file and no suite of the run, and never be proven gone. A key of
+ * another scheme (`com.example.CartTest.adds`) names no test module; one of another folder is not
+ * this run's.
+ */
+function goneModuleOf(key: string, facts: RunFacts): { file: string; module: string } | undefined {
+  const parts = key.replace(/\[[^\]]*\]$/, '').split('.');
+  for (let k = parts.length - 1; k >= 1; k--) {
+    if (!TEST_MODULE.test(parts[k - 1]!)) continue;
+    const file = Workspace.pathOf(`${parts.slice(0, k).join('/')}.py`);
+    if (file && facts.pythonFolders.has(posix.dirname(file)))
+      return { file, module: parts.slice(0, k).join('.') };
+  }
+  return undefined;
 }
 
 function escapeRegExp(text: string): string {
@@ -338,6 +363,7 @@ function runFacts(
   const facts: RunFacts = {
     ran: new Set(),
     folders: new Set(),
+    pythonFolders: new Set(),
     suites: new Map(),
     fileSuites: new Map(),
     errors: [],
@@ -387,6 +413,7 @@ function runFacts(
       if (file) {
         facts.ran.add(file);
         facts.folders.add(posix.dirname(file));
+        if (file.endsWith('.py')) facts.pythonFolders.add(posix.dirname(file));
         add(facts.fileSuites, file, test);
       }
       // The key up to the test's own name: the prefix every test of its suite shares.
@@ -475,14 +502,17 @@ const SAME_TITLE = 0.9;
 
 /**
  * Vanished tests paired with new tests of the same file (or suite) whose names are alike: the same
- * title under another describe path, or a title a few characters apart. A pairing that is not the
- * one best for both sides (a tie) is not proposed: a rename is shown, never guessed.
+ * title under another describe path, or a title a few characters apart; and the tests of a file no
+ * longer in the workspace with the same tests of a file that took its place (moved to another
+ * folder under its name, or renamed in its folder). A pairing that is not the one best for both
+ * sides (a tie) is not proposed: a rename is shown, never guessed.
  */
 function likelyRenames(
   gone: readonly { record: Resource<'test_cases'>; place: Place; c: RetireCandidate }[],
   created: readonly NewTest[],
   placeOf: (key: string) => Place,
   facts: RunFacts,
+  ws: Workspace,
   follow: boolean,
 ): LikelyRename[] {
   const pairs: { old: (typeof gone)[number]; fresh: NewTest; score: number; where: string }[] = [];
@@ -495,10 +525,21 @@ function likelyRenames(
   });
   for (const old of gone) {
     const where = old.place.file ?? suiteOf(old.c.automationKey, facts);
+    const from = old.place.file;
+    const moved = from !== undefined && !ws.has(from);
     for (const n of fresh) {
-      if (!where || n.where !== where) continue;
-      const score = renameScore(old.place.name, n.place.name, n.t.test.name);
-      if (score >= RENAME_SIMILARITY) pairs.push({ old, fresh: n.t, score, where });
+      if (!where) continue;
+      if (n.where === where) {
+        const score = renameScore(old.place.name, n.place.name, n.t.test.name);
+        if (score >= RENAME_SIMILARITY) pairs.push({ old, fresh: n.t, score, where });
+      } else if (moved && n.place.file && tookPlaceOf(from, n.place.file)) {
+        // The same test in the file that took the old one's place: its name within the file
+        // (without a Python module path, which moved with it) unchanged, or alike.
+        const [a, b] = [titleOf(old.place), titleOf(n.place)];
+        const score = a === b ? 1 : renameScore(a, b, n.t.test.name);
+        if (score >= RENAME_SIMILARITY)
+          pairs.push({ old, fresh: n.t, score, where: `${from} → ${n.place.file}` });
+      }
     }
   }
   pairs.sort((a, b) => b.score - a.score);
@@ -529,6 +570,21 @@ function likelyRenames(
     });
   }
   return out;
+}
+
+/** A file that may have taken a gone file's place: the same name in another folder, or its folder. */
+function tookPlaceOf(gone: string, file: string): boolean {
+  return (
+    file !== gone &&
+    (posix.basename(file) === posix.basename(gone) || posix.dirname(file) === posix.dirname(gone))
+  );
+}
+
+/** A test's name within its file: a Python module path before it left out. */
+function titleOf(place: Place): string {
+  return place.prefix && place.name.startsWith(`${place.prefix}.`)
+    ? place.name.slice(place.prefix.length + 1)
+    : place.name;
 }
 
 function renameScore(old: string, fresh: string, title: string): number {

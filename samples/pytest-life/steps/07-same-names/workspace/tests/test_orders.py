@@ -1,0 +1,2 @@
+def test_totals():
+    assert sum([10, 20]) == 30
