@@ -151,7 +151,7 @@ const PRICE_KEYS = [
   keyOf('src/price.test.js', 'Price', 'rounds'),
 ];
 
-describe('a test that merely did not run is kept (issue point 5)', () => {
+describe('a test that merely did not run is kept', () => {
   test('a test file that failed to load, with the run error its report carries: its cases stay, the plan says why', async () => {
     const dir = workspace(sources());
     const emu = await publishEmulator({ seed: seedOf() });
@@ -315,7 +315,7 @@ describe('a test that merely did not run is kept (issue point 5)', () => {
   });
 });
 
-describe('reports that cannot prove anything gone block retirement (issue point 5)', () => {
+describe('reports that cannot prove anything gone block retirement', () => {
   /** Shard 1 as jest --json writes it: the math file, whole. */
   const shard1 = (dir: string) =>
     JSON.stringify({
@@ -481,7 +481,7 @@ describe('test files outside the workspace', () => {
   });
 });
 
-describe("only this pipeline's cases (issue point 6)", () => {
+describe("only this pipeline's cases", () => {
   const theirs = [
     // Another team's scheme ({classname}.{name} of their Java suite), and their repository's paths.
     'com.acme.billing.InvoiceTest.testTotal',
@@ -593,7 +593,7 @@ describe("only this pipeline's cases (issue point 6)", () => {
   });
 });
 
-describe('renames are proposed, not guessed (issue point 8)', () => {
+describe('renames are proposed, not guessed', () => {
   const renamed = {
     ...PROJECT,
     'src/cart.test.js': { Basket: ['adds an item', 'removes an item'] },
