@@ -842,6 +842,72 @@ describe('TAP edge cases', () => {
     ]);
   });
 
+  test('a failed point with nothing failing beneath it is a run error: the failure was outside its tests', () => {
+    // node 24.21 --test --test-reporter=tap: `describe('broken describe', () => { throw ... })`.
+    // node counts no failed test ("# fail 0") and exits 1.
+    const node = read(
+      [
+        'TAP version 13',
+        '# Subtest: broken describe',
+        'not ok 1 - broken describe',
+        '  ---',
+        '  duration_ms: 0.640775',
+        "  type: 'suite'",
+        "  location: '/tmp/nt/test/a.test.js:2:1'",
+        "  failureType: 'testCodeFailure'",
+        "  error: 'boom in describe'",
+        "  code: 'ERR_TEST_FAILURE'",
+        '  ...',
+        '# Subtest: ok suite',
+        '    # Subtest: fine',
+        '    ok 1 - fine',
+        '      ---',
+        '      duration_ms: 0.403753',
+        "      type: 'test'",
+        '      ...',
+        '    1..1',
+        'ok 2 - ok suite',
+        '  ---',
+        '  duration_ms: 0.950171',
+        "  type: 'suite'",
+        '  ...',
+        '1..2',
+        '# tests 1',
+        '# fail 0',
+      ].join('\n'),
+    );
+    expect(node.tests.map((t) => [t.name, t.outcome])).toEqual([['fine', 'passed']]);
+    expect(node.runErrors).toEqual([{ suite: 'broken describe', message: 'boom in describe' }]);
+    // TAP 14: a subtest that failed though each of its points passed (its file's process exited 1).
+    const plain = read(
+      [
+        'TAP version 14',
+        '# Subtest: test/cart.test.js',
+        '    ok 1 - totals',
+        '    1..1',
+        'not ok 1 - test/cart.test.js',
+        '  ---',
+        '  exitCode: 1',
+        '  ...',
+        '# Subtest: shipping',
+        '    not ok 1 - quotes',
+        '    1..1',
+        'not ok 2 - shipping',
+        '1..2',
+      ].join('\n'),
+    );
+    expect(plain.tests.map((t) => [t.name, t.outcome])).toEqual([
+      ['totals', 'passed'],
+      ['quotes', 'failed'],
+    ]);
+    expect(plain.runErrors).toEqual([
+      {
+        file: 'test/cart.test.js',
+        message: '"test/cart.test.js" failed, though none of its tests did',
+      },
+    ]);
+  });
+
   test('subtests nested past the limit are refused with a clear error, not a stack overflow', () => {
     const deep = Array.from(
       { length: MAX_DEPTH + 2 },
