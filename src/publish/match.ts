@@ -335,11 +335,13 @@ export async function matchTests(
   let casesCreated = 0;
   let casesToCreate = 0;
   // Most tests found no case: is the Space keyed by another template? Then no case is created for
-  // them (each would duplicate one that holds their history) and the warning says what to do.
+  // them (each would duplicate one that holds their history) and the warning says what to do. A
+  // dry run's tests whose cases sync would create first are found by the run: not missed there.
   const looked = autoOfTest.filter((a, i) => a && !keyOfTest[i]).length;
-  const missed = [...missing.values()].reduce((n, indexes) => n + indexes.length, 0);
+  const missedKeys = [...missing].filter(([auto]) => !(options.dryRun && input.synced?.(auto)));
+  const missed = missedKeys.reduce((n, [, indexes]) => n + indexes.length, 0);
   const keyHint = await keyHintOf(
-    [...missing.values()].map((indexes) => input.tests[indexes[0]!]!.test),
+    missedKeys.map(([, indexes]) => input.tests[indexes[0]!]!.test),
     { tests: looked, unmatched: missed, withheld: options.createMissingCases },
     options,
     lookup.all ? [...byAuto.keys()] : client,
