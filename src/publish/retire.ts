@@ -449,7 +449,12 @@ function judge(
     if (!facts.ran.has(place.file)) return keep(`${file} did not run in this run`);
     const source = ws.source(place.file);
     if (typeof source === 'string') return keep(`${file} ${source}`);
-    if (declares(source, place.name, place.prefix ? [place.prefix] : []))
+    // The suite path the run gives the file's tests is no title (Robot's `Tests.Calculator`).
+    const prefixes = [
+      ...(place.prefix ? [place.prefix] : []),
+      ...(facts.fileSuites.get(place.file) ?? []),
+    ];
+    if (declares(source, place.name, prefixes))
       return keep(
         `${file} still declares it: not run (deselected, filtered or left out by the report), not deleted`,
       );
