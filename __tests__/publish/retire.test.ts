@@ -618,6 +618,53 @@ describe('a filter left out tests whose names the source builds or declares its 
   });
 });
 
+describe('a key template without {file} cannot tell which file a suite name is in', () => {
+  // `--automation-key '{classname}.{name}'`, the template the key hint names for a Space keyed
+  // by testcycle 0.1.0: a jest describe title is the suite, and many files share one ("render").
+  const keys = ['render.shows a title', 'render.shows a footer'];
+  const ran = (dir: string, extra: Partial<ParsedReport> = {}): ParsedReport[] => [
+    {
+      file: 'jest.json',
+      format: 'jest-json',
+      tests: [
+        { ...jestTest(dir, 'src/a.test.js', 'render', 'shows a title'), fullName: undefined },
+      ],
+      ...extra,
+    },
+  ];
+  const files = () =>
+    workspace({
+      'src/a.test.js': jestFile({ render: ['shows a title'] }),
+      'src/b.test.js': jestFile({ render: ['shows a footer'] }),
+    });
+
+  test.each([
+    [
+      'a file that failed to load',
+      (dir: string) =>
+        ran(dir, {
+          runErrors: [{ file: join(dir, 'src/b.test.js'), message: 'Test suite failed to run' }],
+        }),
+    ],
+    ['a shard that ran the other file', (dir: string) => ran(dir)],
+  ])('%s: its cases under the shared suite name are kept', async (_what, reports) => {
+    const dir = files();
+    const emu = await publishEmulator({ seed: seedKeys(keys) });
+    const result = await sync(
+      clientOf(emu),
+      syncOf(dir, reports(dir), { 'automation-key': '{classname}.{name}', 'retire-max': 5 }),
+    );
+    expect(archivedKeys(emu)).toEqual([]);
+    expect(result.retire.candidates.map((c) => [c.automationKey, c.verdict, c.reason])).toEqual([
+      [
+        'render.shows a footer',
+        'kept',
+        "its key names no file, and its suite's tests in this run are in test files (such as src/a.test.js), so whether its own file ran is unknown: an automation-key with {file} lets sync read that file",
+      ],
+    ]);
+  });
+});
+
 describe('renames are proposed, not guessed (issue point 8)', () => {
   const renamed = {
     ...PROJECT,

@@ -203,6 +203,8 @@ interface RunFacts {
   folders: Set<string>;
   /** Key prefixes of the suites this run ran, for keys that name no file: the suites' names. */
   suites: Map<string, Set<string>>;
+  /** Of those, the suites whose tests the report places in a test file: one such file each. */
+  suiteFiles: Map<string, string>;
   /** Suite names of each file's tests (a run error may name a suite). */
   fileSuites: Map<string, Set<string>>;
   errors: { file?: string; suite?: string; message: string }[];
@@ -339,6 +341,7 @@ function runFacts(
     ran: new Set(),
     folders: new Set(),
     suites: new Map(),
+    suiteFiles: new Map(),
     fileSuites: new Map(),
     errors: [],
     blocked: [],
@@ -390,8 +393,11 @@ function runFacts(
         add(facts.fileSuites, file, test);
       }
       // The key up to the test's own name: the prefix every test of its suite shares.
-      if (key.length > test.name.length && key.endsWith(test.name))
-        add(facts.suites, key.slice(0, key.length - test.name.length), test);
+      if (key.length > test.name.length && key.endsWith(test.name)) {
+        const suite = key.slice(0, key.length - test.name.length);
+        add(facts.suites, suite, test);
+        if (file && !facts.suiteFiles.has(suite)) facts.suiteFiles.set(suite, file);
+      }
     }
   }
   return facts;
@@ -462,6 +468,13 @@ function judge(
   }
   const suite = suiteOf(key, facts);
   if (suite === undefined) return keep('its key names no file, and no suite of this run holds it');
+  // A suite whose tests are in files is no file (a describe title, in a template without {file}):
+  // another file under the same name may not have run (a shard, a file that did not load).
+  const filed = facts.suiteFiles.get(suite);
+  if (filed !== undefined)
+    return keep(
+      `its key names no file, and its suite's tests in this run are in test files (such as ${oneLine(filed)}), so whether its own file ran is unknown: an automation-key with {file} lets sync read that file`,
+    );
   const names = facts.suites.get(suite)!;
   const error = facts.errors.find(
     (e) => !!e.suite && (names.has(e.suite) || key.startsWith(e.suite)),
