@@ -666,6 +666,25 @@ describe('Open Test Reporting as later JUnit Platforms and other writers have it
   });
 });
 
+test('mocha JSON (samples/mocha/reports/run-errors): hooks that threw are run errors of their suites, never tests', () => {
+  const report = sample('samples/mocha/reports/run-errors/mocha.json');
+  expect(report.tests.map((t) => [t.name, t.outcome])).toEqual([['reads', 'passed']]);
+  expect(
+    report.runErrors?.map((e) => [e.file?.replace(/^.*\/samples\//, ''), e.suite, e.message]),
+  ).toEqual([
+    [
+      'mocha/run-errors/hooks.spec.js',
+      'db',
+      '"after all" hook for "reads": could not close the connection',
+    ],
+    [
+      'mocha/run-errors/hooks.spec.js',
+      'api',
+      '"before all" hook for "lists": server did not start',
+    ],
+  ]);
+});
+
 describe('TAP from node --test (samples/node-test: its TAP and junit reporters in one run)', () => {
   const tap = sample('samples/node-test/reports/tap-run1.tap');
   const junit = sample('samples/node-test/reports/junit-run1.xml');
