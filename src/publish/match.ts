@@ -347,14 +347,16 @@ export async function matchTests(
     lookup.all ? [...byAuto.keys()] : client,
   );
   const withheld = !!keyHint?.withheld;
-  const noCase = (auto: string, indexes: number[]) => {
+  /** The tests at `indexes`, unmatched for one reason. */
+  const leave = (indexes: number[], reason: string) => {
     for (const i of indexes)
-      unmatched.push({
-        test: display(input.tests[i]!.test),
-        file: input.tests[i]!.file,
-        reason: `no test case with automationKey "${oneLine(auto)}"${withheld ? `; none created: cases keyed by "${keyHint!.template}" match most tests` : ''}`,
-      });
+      unmatched.push({ test: display(input.tests[i]!.test), file: input.tests[i]!.file, reason });
   };
+  const noCase = (auto: string, indexes: number[]) =>
+    leave(
+      indexes,
+      `no test case with automationKey "${oneLine(auto)}"${withheld ? `; none created: cases keyed by "${keyHint!.template}" match most tests` : ''}`,
+    );
   if (options.dryRun) {
     // The plan is the run's (docs/design.md "Dry run"): a test whose case the run would create
     // (sync first, or --create-missing-cases) is matched to a stand-in, so that its result is
@@ -384,14 +386,7 @@ export async function matchTests(
       if (created.case) {
         if (created.created) casesCreated++;
         for (const i of indexes) byTest.set(i, created.case);
-      } else {
-        for (const i of indexes)
-          unmatched.push({
-            test: display(input.tests[i]!.test),
-            file: input.tests[i]!.file,
-            reason: created.reason,
-          });
-      }
+      } else leave(indexes, created.reason);
     }
     progress.end();
   } else for (const [auto, indexes] of missing) noCase(auto, indexes);
