@@ -164,7 +164,9 @@ async function finish(
   reports: ParsedReport[] = [],
 ): Promise<number> {
   const file = ctx.values['summary-file'];
-  if (typeof file === 'string') await writeFile(file, summary);
+  // The summary holds what the reports and the Space say (failure messages, run errors): data that
+  // may quote the token, masked as in every other output.
+  if (typeof file === 'string') await writeFile(file, ctx.redactor.redact(summary));
   if (ctx.values.json) {
     const { warnings: _warnings, ...out } = result;
     ctx.io.stdout(
