@@ -5,6 +5,7 @@
  */
 import type { ReportFormat } from '../format.js';
 import {
+  addNamed,
   firstLine,
   foldRepeats,
   NO_PROPERTIES,
@@ -629,7 +630,7 @@ function properties(node: XmlNode): Record<string, string> {
   for (const group of list(node.properties)) {
     for (const p of list(group.property)) {
       const name = attr(p, 'name');
-      if (name) out[name] = attr(p, 'value') ?? text(p) ?? '';
+      if (name) addNamed(out, name, attr(p, 'value') ?? text(p) ?? '');
     }
   }
   return out;
