@@ -5,7 +5,7 @@ import globals from 'globals';
 /**
  * The layers of docs/architecture.md "Who may import whom", held by a rule rather than by review:
  * each zone lists the folders of src/ it must not import, with where the shared piece belongs
- * instead. Folders are matched in the import's resolved text (`../api/client.js`,
+ * instead. Folders are matched in the import's resolved text (`../client/client.js`,
  * `../../shared/errors.js`), so a relative path of any depth is caught.
  */
 const ADAPTERS = ['action', 'cli'];
@@ -13,9 +13,9 @@ const LAYERS = [
   {
     zone: 'src/shared/**',
     forbidden: [
-      'api',
+      'client',
       'publish',
-      'reports',
+      'parsers',
       'emulator',
       'dashboard',
       'schema',
@@ -26,30 +26,30 @@ const LAYERS = [
   },
   {
     zone: 'src/schema/**',
-    forbidden: ['api', 'publish', 'reports', 'emulator', 'dashboard', 'settings', ...ADAPTERS],
+    forbidden: ['client', 'publish', 'parsers', 'emulator', 'dashboard', 'settings', ...ADAPTERS],
     why: 'src/schema is the API as data: only src/shared below it.',
   },
   {
-    zone: 'src/reports/**',
-    forbidden: ['api', 'publish', 'emulator', 'dashboard', 'settings', ...ADAPTERS],
+    zone: 'src/parsers/**',
+    forbidden: ['client', 'publish', 'emulator', 'dashboard', 'settings', ...ADAPTERS],
     why: 'parsing needs no service: errors and text helpers are in src/shared.',
   },
   {
-    zone: 'src/api/**',
-    forbidden: ['publish', 'reports', 'emulator', 'dashboard', 'settings', ...ADAPTERS],
+    zone: 'src/client/**',
+    forbidden: ['publish', 'parsers', 'emulator', 'dashboard', 'settings', ...ADAPTERS],
     why: 'the client knows the service, not the pipeline; shared pieces are in src/shared.',
   },
   {
     zone: 'src/emulator/**',
-    forbidden: ['api', 'publish', 'reports', 'dashboard/service', 'settings', ...ADAPTERS],
+    forbidden: ['client', 'publish', 'parsers', 'dashboard/service', 'settings', ...ADAPTERS],
     why: 'the emulator shares nothing with the client but src/schema (and src/shared, the dashboard’s pure renderers), so a bug in one is not mirrored in the other.',
   },
   {
     zone: ['src/dashboard/*.ts', '!src/dashboard/index.ts'],
     forbidden: [
-      'api',
+      'client',
       'publish',
-      'reports',
+      'parsers',
       'emulator',
       'dashboard/service',
       'settings',
@@ -60,7 +60,7 @@ const LAYERS = [
   },
   {
     zone: 'src/dashboard/service/**',
-    forbidden: ['emulator', 'reports', ...ADAPTERS],
+    forbidden: ['emulator', 'parsers', ...ADAPTERS],
     why: 'reading a series goes through the client, never the adapters or the emulator.',
   },
   {
@@ -70,7 +70,7 @@ const LAYERS = [
   },
   {
     zone: 'src/settings*.ts',
-    forbidden: ['api', 'publish', 'reports', 'emulator', 'dashboard', ...ADAPTERS],
+    forbidden: ['client', 'publish', 'parsers', 'emulator', 'dashboard', ...ADAPTERS],
     why: 'the settings table serves every layer and adapter: the defaults it shows are in src/shared/defaults.ts, its readers in src/shared/setting-readers.ts.',
   },
   { zone: 'src/cli/**', forbidden: ['action'], why: 'one adapter never imports another.' },

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { ServiceClient } from '../src/api/client.js';
+import { ServiceClient } from '../src/client/client.js';
 import { VERSION } from '../src/version.js';
 import { closeAll, startServer } from './helpers/http-server.js';
 

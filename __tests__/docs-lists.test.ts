@@ -9,7 +9,7 @@ import {
   DEFAULT_RETRY_POLICY,
   worstCaseAttempts,
   worstCaseRequests,
-} from '../src/api/retry-policy.js';
+} from '../src/client/retry-policy.js';
 
 const readme = readFileSync('README.md', 'utf8');
 const design = readFileSync('docs/design.md', 'utf8');

@@ -14,9 +14,13 @@ async function problems(filePath: string, code: string): Promise<string[]> {
 
 describe('a wrong import fails lint with the layer it breaks', () => {
   test.each([
-    ['src/reports/formats/x.ts', "import { ServiceError } from '../../api/errors.js';", 'src/api'],
-    ['src/reports/x.ts', "import { publish } from '../publish/index.js';", 'src/publish'],
-    ['src/emulator/x.ts', "import { ServiceClient } from '../api/client.js';", 'src/api'],
+    [
+      'src/parsers/formats/x.ts',
+      "import { ServiceError } from '../../client/errors.js';",
+      'src/client',
+    ],
+    ['src/parsers/x.ts', "import { publish } from '../publish/index.js';", 'src/publish'],
+    ['src/emulator/x.ts', "import { ServiceClient } from '../client/client.js';", 'src/client'],
     [
       'src/emulator/x.ts',
       "import { readSeries } from '../dashboard/service/series.js';",
@@ -25,13 +29,17 @@ describe('a wrong import fails lint with the layer it breaks', () => {
     ['src/emulator/x.ts', "import { gateCycle } from '../publish/gate.js';", 'src/publish'],
     ['src/dashboard/html.ts', "import { readSeries } from './service/series.js';", './service'],
     ['src/dashboard/analyze.ts', "import { passRate } from '../publish/gate.js';", 'src/publish'],
-    ['src/api/x.ts', "import { publish } from '../publish/index.js';", 'src/publish'],
-    ['src/api/x.ts', "import { SETTINGS } from '../settings.js';", 'src/settings'],
-    ['src/shared/x.ts', "import { f } from '../api/filter.js';", 'src/api'],
+    ['src/client/x.ts', "import { publish } from '../publish/index.js';", 'src/publish'],
+    ['src/client/x.ts', "import { SETTINGS } from '../settings.js';", 'src/settings'],
+    ['src/shared/x.ts', "import { f } from '../client/filter.js';", 'src/client'],
     ['src/shared/x.ts', "import { SETTINGS } from '../settings.js';", 'src/settings'],
-    ['src/settings.ts', "import { DEFAULT_TIMEOUT_MS } from './api/transport.js';", 'src/api'],
+    [
+      'src/settings.ts',
+      "import { DEFAULT_TIMEOUT_MS } from './client/transport.js';",
+      'src/client',
+    ],
     ['src/settings.ts', "import { DEFAULT_KEY_PATTERN } from './publish/match.js';", 'src/publish'],
-    ['src/settings-sync.ts', "import { FORMAT_IDS } from './reports/registry.js';", 'src/reports'],
+    ['src/settings-sync.ts', "import { FORMAT_IDS } from './parsers/registry.js';", 'src/parsers'],
     ['src/schema/x.ts', "import { oneLine } from '../publish/summary.js';", 'src/publish'],
     ['src/publish/x.ts', "import { main } from '../cli/main.js';", 'src/cli'],
     ['src/publish/x.ts', "import { renderHtml } from '../dashboard/html.js';", 'src/dashboard'],
@@ -55,11 +63,11 @@ describe('a wrong import fails lint with the layer it breaks', () => {
 
 describe('the allowed imports pass', () => {
   test.each([
-    ['src/reports/x.ts', "import { ConfigError } from '../shared/errors.js';"],
+    ['src/parsers/x.ts', "import { ConfigError } from '../shared/errors.js';"],
     ['src/emulator/x.ts', "import { renderHtml } from '../dashboard/html.js';"],
     ['src/emulator/x.ts', "import { countsFrom } from '../schema/counts.js';"],
-    ['src/dashboard/service/x.ts', "import { ServiceClient } from '../../api/client.js';"],
-    ['src/publish/x.ts', "import { ServiceClient } from '../api/client.js';"],
+    ['src/dashboard/service/x.ts', "import { ServiceClient } from '../../client/client.js';"],
+    ['src/publish/x.ts', "import { ServiceClient } from '../client/client.js';"],
     ['src/settings.ts', "import { DEFAULT_LAST } from './shared/defaults.js';"],
     ['src/dashboard/service/x.ts', "import { text } from '../../settings.js';"],
     ['src/cli/x.ts', "import { startEmulator } from '../emulator/index.js';"],

@@ -86,7 +86,7 @@ export {
   type Counts,
   type ReadOptions,
   type ReportSet,
-} from './reports/index.js';
+} from './parsers/index.js';
 
 // The client of the service (docs/service-api.md) and its one retry policy.
 export {
@@ -106,7 +106,7 @@ export {
   type Transport,
   type TransportRequest,
   type TransportResponse,
-} from './api/index.js';
+} from './client/index.js';
 
 // Errors every part throws, and the log sink adapters give the library.
 export {

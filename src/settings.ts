@@ -160,7 +160,7 @@ const GATE_COMMANDS: readonly CommandName[] = ['publish', 'gate'];
 const CYCLE_TARGET: readonly CommandName[] = ['publish', 'gate', 'cycle close'];
 /** A need that holds where publish reads the setting (other commands read it for themselves). */
 const IN_PUBLISH = { commands: ['publish'], modes: ['publish'] } as const;
-/** The extensions the discovery code reads (src/reports/discover.ts), in words: `.xml, ... and .trx`. */
+/** The extensions the discovery code reads (src/parsers/discover.ts), in words: `.xml, ... and .trx`. */
 const EXTENSIONS = REPORT_EXTENSIONS.map((e) => `.${e}`);
 const REPORT_FILES = `Report files: globs or directories, comma-separated or one per line (the flag may also be repeated; a comma inside a glob's {a,b} is the glob's); a pattern starting with ! excludes; a directory stands for the ${EXTENSIONS.slice(0, -1).join(', ')} and ${EXTENSIONS.at(-1)} files below it. A glob that matches nothing fails.`;
 const CYCLE_NAME_PLACEHOLDERS =

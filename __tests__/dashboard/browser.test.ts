@@ -13,7 +13,7 @@ import { analyze } from '../../src/dashboard/analyze.js';
 import { renderHtml } from '../../src/dashboard/html.js';
 import { readSeries } from '../../src/dashboard/service/series.js';
 import { publish } from '../../src/publish/index.js';
-import type { Outcome } from '../../src/reports/model.js';
+import type { Outcome } from '../../src/parsers/model.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { RW } from '../helpers/emulator.js';
 import {

@@ -17,7 +17,7 @@ import {
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { FakeClock } from '../helpers/clock.js';
 import { MAX_BODY_BYTES } from '../../src/schema/limits.js';
-import { parseRateLimit } from '../../src/api/scheduler.js';
+import { parseRateLimit } from '../../src/client/scheduler.js';
 import { parseRate } from '../../src/emulator/rate-window.js';
 import { ConfigError } from '../../src/shared/errors.js';
 

@@ -9,7 +9,7 @@ import { publish, publishSettings, settingsFrom } from '../../src/publish/index.
 import { workspaceOf, workspacePath } from '../../src/publish/context.js';
 import { keyBuilder, keyWarnings } from '../../src/publish/match.js';
 import { render } from '../../src/shared/errors.js';
-import { parseReport, readReports, type ParsedReport } from '../../src/reports/index.js';
+import { parseReport, readReports, type ParsedReport } from '../../src/parsers/index.js';
 import { clientOf, closeAll, publishEmulator } from '../helpers/publish.js';
 
 afterEach(closeAll);

@@ -13,7 +13,7 @@ import {
 import { DEFAULT_AUTOMATION_KEY } from '../../src/publish/index.js';
 import { keyBuilder } from '../../src/publish/match.js';
 import { readFileSync } from 'node:fs';
-import { parseReport, readReports } from '../../src/reports/index.js';
+import { parseReport, readReports } from '../../src/parsers/index.js';
 import { call, OTHER_USER, testSeed } from '../helpers/emulator.js';
 import {
   clientOf,

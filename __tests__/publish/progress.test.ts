@@ -3,7 +3,7 @@
  * time left from the requests left, at the larger of the measured pace and the rate limit's; and
  * estimates that hold from the first one when a run's first burst goes through the window at once.
  */
-import { Scheduler } from '../../src/api/scheduler.js';
+import { Scheduler } from '../../src/client/scheduler.js';
 import { formatDuration, Progress, RequestTrail } from '../../src/publish/progress.js';
 import { FakeClock } from '../helpers/clock.js';
 

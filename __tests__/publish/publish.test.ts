@@ -2,8 +2,8 @@
  * Publish against the emulator, counting requests through its stats (docs/design.md "Publish: request budget").
  */
 import { InterruptedError, NetworkError } from '../../src/shared/errors.js';
-import type { Transport } from '../../src/api/transport.js';
-import { createUndiciTransport } from '../../src/api/transport.js';
+import type { Transport } from '../../src/client/transport.js';
+import { createUndiciTransport } from '../../src/client/transport.js';
 import { gateOutcome, publish, type PublishResult } from '../../src/publish/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { FakeClock } from '../helpers/clock.js';

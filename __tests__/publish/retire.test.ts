@@ -20,8 +20,8 @@ import {
   syncSettings,
   type SyncOptions,
 } from '../../src/publish/index.js';
-import { parseReport } from '../../src/reports/index.js';
-import type { ParsedReport, TestResult } from '../../src/reports/model.js';
+import { parseReport } from '../../src/parsers/index.js';
+import type { ParsedReport, TestResult } from '../../src/parsers/model.js';
 import { ConfigError } from '../../src/shared/errors.js';
 import { testSeed } from '../helpers/emulator.js';
 import { clientOf, closeAll, publishEmulator } from '../helpers/publish.js';

@@ -3,8 +3,8 @@
  * every aggregate shape the gate reads, each CI system's variables for cycle names, and the
  * one "lowest key wins" comparator.
  */
-import type { JsonApiDocument, Resource, ServiceClient } from '../../src/api/client.js';
-import { toFiltrQL, type Filter } from '../../src/api/filter.js';
+import type { JsonApiDocument, Resource, ServiceClient } from '../../src/client/client.js';
+import { toFiltrQL, type Filter } from '../../src/client/filter.js';
 import { Redactor } from '../../src/shared/redact.js';
 import {
   ciContext,

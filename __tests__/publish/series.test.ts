@@ -10,7 +10,7 @@ import {
   placeholderValues,
   recordsOf,
 } from '../../src/publish/series.js';
-import { toFiltrQL } from '../../src/api/filter.js';
+import { toFiltrQL } from '../../src/client/filter.js';
 import { patternFilter } from '../../src/publish/series.js';
 
 describe('a placeholder matches only what it stands for', () => {

@@ -3,7 +3,7 @@
  * expected results and mapped fields a person set are kept and listed, steps are matched by their
  * text, and every write merges against the record it read. Counted against the emulator.
  */
-import type { ServiceClient } from '../../src/api/client.js';
+import type { ServiceClient } from '../../src/client/client.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import {
   describeSyncResult,
@@ -15,7 +15,7 @@ import {
 import { renderSyncSection, renderSyncSummary } from '../../src/publish/sync-summary.js';
 import { markdownCell } from '../../src/shared/markdown.js';
 import { marked } from 'marked';
-import type { TestResult, TestStep } from '../../src/reports/model.js';
+import type { TestResult, TestStep } from '../../src/parsers/model.js';
 import { call, PROJECT, testSeed } from '../helpers/emulator.js';
 import { clientOf, closeAll, publishEmulator, report, testOf } from '../helpers/publish.js';
 import {

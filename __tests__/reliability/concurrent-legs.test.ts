@@ -8,7 +8,7 @@ import { prng } from '../../src/emulator/chaos.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { publish } from '../../src/publish/index.js';
 import type { MergeMode } from '../../src/publish/results.js';
-import type { Outcome } from '../../src/reports/model.js';
+import type { Outcome } from '../../src/parsers/model.js';
 import type { ExecutionResult } from '../../src/schema/resources.js';
 import { call, doc } from '../helpers/emulator.js';
 import { closeAll as closeServers } from '../helpers/http-server.js';

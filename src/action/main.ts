@@ -1,11 +1,11 @@
 /**
  * The GitHub adapter: inputs, outputs, job summary, annotations, check run. Only this folder
- * imports @actions/*; the work lives in src/publish, src/api and src/reports.
+ * imports @actions/*; the work lives in src/publish, src/client and src/parsers.
  */
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as core from '@actions/core';
-import { ServiceClient } from '../api/client.js';
+import { ServiceClient } from '../client/client.js';
 import { buildReport, describePlan, dashboardSettings } from '../dashboard/index.js';
 import { type ErrorKind, messageOf, TestcycleError } from '../shared/errors.js';
 import { createLogger, type Logger, Redactor } from '../shared/redact.js';
@@ -32,7 +32,7 @@ import {
 import { describeSyncResult, sync } from '../publish/inventory.js';
 import { syncSettings } from '../publish/sync-settings.js';
 import { renderSyncSummary } from '../publish/sync-summary.js';
-import type { ParsedReport } from '../reports/index.js';
+import type { ParsedReport } from '../parsers/index.js';
 import { choice, flag, idleSettings, type Mode } from '../settings.js';
 import { commentOnPullRequest } from './comment.js';
 import {
@@ -193,7 +193,7 @@ export async function run(): Promise<void> {
       redactor,
       logger,
       userAgent: 'testcycle-action',
-      // The steps of one job pace together (src/api/pace.ts): RUNNER_TEMP is per job.
+      // The steps of one job pace together (src/client/pace.ts): RUNNER_TEMP is per job.
       sharedPaceDir: process.env.RUNNER_TEMP || tmpdir(),
     });
     try {

@@ -1,13 +1,13 @@
 /**
  * The publish result flattened to kebab-case outputs (docs/design.md), annotations and the check run.
  * Everything here is posted to GitHub, where no runner masks anything: each text passes the run's
- * Redactor, and data that people read is neutralised (src/api/redact.ts).
+ * Redactor, and data that people read is neutralised (src/client/redact.ts).
  */
 import * as core from '@actions/core';
 import { clip, neutralise, oneLine, plainText, type Redactor } from '../shared/redact.js';
 import { failedTests, gateOutcome, type PublishResult } from '../publish/index.js';
 import type { SyncResult } from '../publish/inventory.js';
-import type { ParsedReport, TestResult } from '../reports/model.js';
+import type { ParsedReport, TestResult } from '../parsers/model.js';
 
 /**
  * Every output the action sets, in action.yml's order: setOutput takes no other name, and

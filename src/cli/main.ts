@@ -1,6 +1,6 @@
 /**
  * The CLI adapter: argument parsing, exit codes and text/JSON output. The work itself lives in
- * src/publish, src/api and src/reports; flags come from the settings table (src/settings.ts).
+ * src/publish, src/client and src/parsers; flags come from the settings table (src/settings.ts).
  */
 import { parseArgs } from 'node:util';
 import { messageOf, type SettingWords, TestcycleError, UsageError } from '../shared/errors.js';

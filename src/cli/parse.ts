@@ -1,5 +1,5 @@
 /** `testcycle parse`: what testcycle reads in the reports (no service needed). */
-import { addCounts, countTests, type Counts, noCounts } from '../reports/index.js';
+import { addCounts, countTests, type Counts, noCounts } from '../parsers/index.js';
 import { oneLine } from '../shared/redact.js';
 import { readReportSet, reportSettings } from '../publish/index.js';
 import { describeRunError } from '../publish/verdict.js';

@@ -1,7 +1,7 @@
 /** The commands that talk to the service: publish, gate, cycle create, cycle close, check. */
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { ServiceClient } from '../api/client.js';
+import { ServiceClient } from '../client/client.js';
 import {
   closeCycle,
   createCycle,
@@ -26,7 +26,7 @@ import {
 import { oneLine } from '../shared/redact.js';
 import { plural } from '../shared/words.js';
 import { outputFile } from '../settings.js';
-import type { ParsedReport } from '../reports/index.js';
+import type { ParsedReport } from '../parsers/index.js';
 import { tokenStanding, type TokenStanding } from '../publish/token.js';
 import { describeRuleChanges } from '../publish/auto-quarantine.js';
 import { triageLines } from '../publish/triage.js';

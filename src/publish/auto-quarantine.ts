@@ -10,9 +10,9 @@
  * (`in` chunks); then, for each change, the definitions once (docs/design.md "Triage": checked
  * before any write), and a GET for the case's ETag and a PATCH.
  */
-import { type Resource, type ServiceClient } from '../api/client.js';
+import { type Resource, type ServiceClient } from '../client/client.js';
 import { ConfigError } from '../shared/errors.js';
-import { chunkIn, f, type Filter } from '../api/filter.js';
+import { chunkIn, f, type Filter } from '../client/filter.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { isFailing } from './baseline.js';
 import { DEFAULT_QUARANTINE_EXPIRY_DAYS, DEFAULT_QUARANTINE_FIELD } from '../shared/defaults.js';

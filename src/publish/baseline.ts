@@ -7,7 +7,7 @@
  * key, else a name, else a pattern's latest complete cycle). Reading it costs one paged read of
  * its executions (100 a page, docs/service-api.md 4.1).
  */
-import type { Resource, ServiceClient } from '../api/client.js';
+import type { Resource, ServiceClient } from '../client/client.js';
 import { ConfigError } from '../shared/errors.js';
 import { DEFAULT_BASELINE_SERIES } from '../shared/defaults.js';
 import { oneLine } from '../shared/redact.js';

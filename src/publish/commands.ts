@@ -1,5 +1,5 @@
 /** The other jobs of docs/design.md besides publish, shared by the CLI and the action. */
-import type { Resource, ServiceClient } from '../api/client.js';
+import type { Resource, ServiceClient } from '../client/client.js';
 import { ConfigError } from '../shared/errors.js';
 import { oneLine, type Logger, silentLogger } from '../shared/redact.js';
 import type { CycleStatus } from '../schema/resources.js';

@@ -6,8 +6,8 @@
  * here as the run makes them, and the rest (this cycle's executions once written) are counted from
  * the plan. Nothing is written.
  */
-import type { Resource, ServiceClient } from '../api/client.js';
-import { chunkIn, f } from '../api/filter.js';
+import type { Resource, ServiceClient } from '../client/client.js';
+import { chunkIn, f } from '../client/filter.js';
 import { ServiceError } from '../shared/errors.js';
 import { DEFAULT_QUARANTINE_FIELD } from '../shared/defaults.js';
 import type { ExecutionResult } from '../schema/resources.js';

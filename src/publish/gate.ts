@@ -4,10 +4,10 @@
  * and other reasonable shapes are read, else one ungrouped count per result value is asked for.
  */
 import { type CycleRef, laneOf, type NoPreviousCycle, previousInSeries } from './series.js';
-import type { JsonApiDocument, Resource, ServiceClient } from '../api/client.js';
+import type { JsonApiDocument, Resource, ServiceClient } from '../client/client.js';
 import { TestcycleError } from '../shared/errors.js';
 import { oneLine } from '../shared/redact.js';
-import { f, type Filter } from '../api/filter.js';
+import { f, type Filter } from '../client/filter.js';
 import { EXECUTION_RESULTS, type ExecutionResult } from '../schema/resources.js';
 import {
   countsFrom,

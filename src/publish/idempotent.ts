@@ -8,7 +8,7 @@ import { NetworkError, ServiceError } from '../shared/errors.js';
 export async function createOrFind<T>(
   create: () => Promise<T>,
   find: () => Promise<T | undefined>,
-  /** The retry policy's createAttempts (src/api/retry-policy.ts). */
+  /** The retry policy's createAttempts (src/client/retry-policy.ts). */
   attempts: number,
 ): Promise<{ value: T; created: boolean }> {
   for (let attempt = 1; ; attempt++) {

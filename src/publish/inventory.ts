@@ -9,7 +9,7 @@
  * again, never overwritten by accident. Nothing here is about executions: src/publish/sync.ts
  * writes those.
  */
-import { type Resource, type ServiceClient, updateWithRetry } from '../api/client.js';
+import { type Resource, type ServiceClient, updateWithRetry } from '../client/client.js';
 import {
   KEY_WORDS,
   ServiceError,
@@ -17,9 +17,9 @@ import {
   stopIfInterrupted,
   type Words,
 } from '../shared/errors.js';
-import { chunkIn, f } from '../api/filter.js';
+import { chunkIn, f } from '../client/filter.js';
 import { oneLine, type Logger, silentLogger } from '../shared/redact.js';
-import type { ParsedReport, TestResult } from '../reports/model.js';
+import type { ParsedReport, TestResult } from '../parsers/model.js';
 import type { AttributesOf, WritableAttributesOf } from '../schema/resources.js';
 import { type CaseFieldMapping, caseFieldsOf, resolveCaseFields } from './case-fields.js';
 import { describeCollisions, findKeyCollisions, testKeysOf } from './collisions.js';

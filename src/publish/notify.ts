@@ -12,9 +12,9 @@
  * owner who left the Space, a 409 or 403 to the POST, a read that failed) is `not sent` with the
  * reason, and the run warns; the results and the gate stand.
  */
-import type { Resource, ServiceClient } from '../api/client.js';
+import type { Resource, ServiceClient } from '../client/client.js';
 import { TestcycleError } from '../shared/errors.js';
-import { chunkIn, f, type Filter } from '../api/filter.js';
+import { chunkIn, f, type Filter } from '../client/filter.js';
 import { oneLine } from '../shared/redact.js';
 import { createOrFind } from './idempotent.js';
 import { MAX_FILTER_CHARS } from './match.js';

@@ -1,11 +1,11 @@
 /**
  * What the real run's reads cost, counted for a dry run's plan (docs/design.md "Dry run"): a read
  * of n records is ceil(n/100) pages, at least one (docs/service-api.md 4.1), and an `in` read is
- * one such read per chunk (src/api/filter.ts `chunkGroups`). Records the run would create have no
+ * one such read per chunk (src/client/filter.ts `chunkGroups`). Records the run would create have no
  * id yet: a stand-in id takes their place, as long as a real one, so that chunks come out as the
  * real run's do.
  */
-import { chunkGroups, type ChunkOptions } from '../api/filter.js';
+import { chunkGroups, type ChunkOptions } from '../client/filter.js';
 import { MAX_PAGE_SIZE } from '../schema/limits.js';
 
 /** Requests of a paged read of n records: an empty list is one request too. */

@@ -2,10 +2,10 @@
  * The publish pipeline: preflight -> cycle -> match -> plan -> writes -> (gate) -> result.
  * Adapters (CLI, action, library users) call publish() with one options object.
  */
-import type { Resource, ServiceClient } from '../api/client.js';
+import type { Resource, ServiceClient } from '../client/client.js';
 import { stopIfInterrupted, TestcycleError, type Words } from '../shared/errors.js';
 import { oneLine, type Logger, silentLogger } from '../shared/redact.js';
-import type { ParsedReport, TestResult } from '../reports/model.js';
+import type { ParsedReport, TestResult } from '../parsers/model.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { type ResolvedCycle, resolveCycle, setCycleStatus } from './cycle.js';
 import {

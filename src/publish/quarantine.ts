@@ -6,9 +6,9 @@
  * filtered like other fields (docs/service-api.md 2.10), and the Space's definitions are listed at
  * `GET /service_custom_field`, which is asked before any quarantine is written.
  */
-import { type Resource, type ServiceClient, updateWithRetry } from '../api/client.js';
+import { type Resource, type ServiceClient, updateWithRetry } from '../client/client.js';
 import { ConfigError, ServiceError } from '../shared/errors.js';
-import { chunkGroups, f, type Filter } from '../api/filter.js';
+import { chunkGroups, f, type Filter } from '../client/filter.js';
 import { oneLine } from '../shared/redact.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { DEFAULT_QUARANTINE_EXPIRY_DAYS } from '../shared/defaults.js';

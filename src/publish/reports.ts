@@ -1,7 +1,7 @@
 /** The reports of a run, read before any request: a missing or broken report fails first. */
 import { TestcycleError } from '../shared/errors.js';
 import type { Logger } from '../shared/redact.js';
-import { describeSkipped, readReports, type ReportSet } from '../reports/index.js';
+import { describeSkipped, readReports, type ReportSet } from '../parsers/index.js';
 import type { ReportSettings } from './settings.js';
 import { describeRunError, runErrorsOf } from './verdict.js';
 

@@ -1,10 +1,10 @@
 /**
  * What a run's requests cost, as every command's result and `--json` give it: one reading of the
- * client's counters (src/api/scheduler.ts RequestStats), shared by publish, gate, sync and the
+ * client's counters (src/client/scheduler.ts RequestStats), shared by publish, gate, sync and the
  * quarantine commands.
  */
-import type { ServiceClient } from '../api/client.js';
-import type { RequestStats } from '../api/scheduler.js';
+import type { ServiceClient } from '../client/client.js';
+import type { RequestStats } from '../client/scheduler.js';
 
 export type RequestFigures = Pick<RequestStats, 'total' | 'byMethod' | 'retried' | 'rateLimited'>;
 

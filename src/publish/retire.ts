@@ -16,12 +16,12 @@
  * grace only, the series; the writes are the caller's (src/publish/inventory.ts).
  */
 import { posix } from 'node:path';
-import type { Resource, ServiceClient } from '../api/client.js';
-import { chunkIn, f } from '../api/filter.js';
+import type { Resource, ServiceClient } from '../client/client.js';
+import { chunkIn, f } from '../client/filter.js';
 import { DEFAULT_RETIRE_MAX_PERCENT } from '../shared/defaults.js';
 import { ConfigError, KEY_WORDS, type SettingWords, type Words } from '../shared/errors.js';
 import { type Logger, oneLine } from '../shared/redact.js';
-import type { ParsedReport, SkippedFile, TestResult } from '../reports/model.js';
+import type { ParsedReport, SkippedFile, TestResult } from '../parsers/model.js';
 import { workspacePath } from './context.js';
 import { keyBuilder, MAX_FILTER_CHARS } from './match.js';
 import { declares, modulePathOf, Workspace } from './retire-source.js';

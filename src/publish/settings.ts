@@ -5,14 +5,14 @@
  * errors name the setting by key, and the adapter renders it (`--max-failed`, input `max-failed`).
  * Everything is checked here, before a report is read or a request sent.
  */
-import { normalizeBaseUrl } from '../api/base-url.js';
-import type { ClientOptions } from '../api/client.js';
+import { normalizeBaseUrl } from '../client/base-url.js';
+import type { ClientOptions } from '../client/client.js';
 import { ConfigError, UsageError } from '../shared/errors.js';
 import type { RateLimit } from '../shared/rate.js';
 import { oneLine, type Redactor } from '../shared/redact.js';
 import { listSetting, type SettingSource } from '../shared/setting-readers.js';
-import { f } from '../api/filter.js';
-import type { RetryPolicy } from '../api/retry-policy.js';
+import { f } from '../client/filter.js';
+import type { RetryPolicy } from '../client/retry-policy.js';
 import type { CycleStatus } from '../schema/resources.js';
 import {
   choice,
@@ -78,7 +78,7 @@ export function clientSettings(src: SettingSource): ClientSettings {
     timeoutMs: numericWithDefault(src, 'timeout-ms'),
     rateLimit: rateSetting(src, 'rate-limit'),
     verbose: flag(src, 'verbose'),
-    // The 429 backoff keeps its ratio to the fault backoff (src/api/retry-policy.ts).
+    // The 429 backoff keeps its ratio to the fault backoff (src/client/retry-policy.ts).
     retry: {
       retryBaseMs,
       rateLimitBaseMs: 2 * retryBaseMs,

@@ -6,10 +6,10 @@
  * Sequence numbers are rewritten only where the new order needs it. Every write merges against the
  * step as sync read it: a field a person changed since is kept, never overwritten.
  */
-import { type ServiceClient, updateWithRetry } from '../api/client.js';
-import { f } from '../api/filter.js';
+import { type ServiceClient, updateWithRetry } from '../client/client.js';
+import { f } from '../client/filter.js';
 import { ServiceError } from '../shared/errors.js';
-import type { TestStep } from '../reports/model.js';
+import type { TestStep } from '../parsers/model.js';
 import type { WritableAttributesOf } from '../schema/resources.js';
 import { createOrFind } from './idempotent.js';
 

@@ -5,9 +5,9 @@
  * that changes costs GET (for its ETag) then PATCH; an unchanged one costs nothing.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Resource, type ServiceClient, updateWithRetry } from '../api/client.js';
+import { type Resource, type ServiceClient, updateWithRetry } from '../client/client.js';
 import { isTransient, ServiceError, stopIfInterrupted } from '../shared/errors.js';
-import { f } from '../api/filter.js';
+import { f } from '../client/filter.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { createOrFind } from './idempotent.js';
 import { forEachPooled } from './pool.js';

@@ -5,7 +5,7 @@
  */
 import type { RunnerOutcome } from '../shared/defaults.js';
 import { oneLine } from '../shared/redact.js';
-import type { ParsedReport, RunError, TestResult } from '../reports/model.js';
+import type { ParsedReport, RunError, TestResult } from '../parsers/model.js';
 
 export type { RunnerOutcome };
 

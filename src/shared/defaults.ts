@@ -13,7 +13,7 @@ export const DEFAULT_CONCURRENCY = 4;
 
 /**
  * First backoff after a 5xx or lost answer, doubling per attempt (the 429 backoff is twice it:
- * src/api/retry-policy.ts).
+ * src/client/retry-policy.ts).
  */
 export const DEFAULT_RETRY_BASE_MS = 1000;
 
@@ -65,7 +65,7 @@ export const REPORT_EXTENSIONS = ['xml', 'json', 'jsonl', 'ndjson', 'trx', 'tap'
 
 /**
  * The report formats by id, in the order detection tries them (the first match wins): the
- * `--format` choices. src/reports/registry.ts gives each its parser.
+ * `--format` choices. src/parsers/registry.ts gives each its parser.
  */
 export const REPORT_FORMAT_IDS = [
   'junit',

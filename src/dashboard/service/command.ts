@@ -2,7 +2,7 @@
  * `testcycle report` and the action's `mode: report`: the settings the adapters read, and one
  * function that reads the series and renders it; the adapters only write files and outputs.
  */
-import type { ServiceClient } from '../../api/client.js';
+import type { ServiceClient } from '../../client/client.js';
 import { ConfigError } from '../../shared/errors.js';
 import type { SettingSource } from '../../shared/setting-readers.js';
 import { flag, numeric, outputFile, text } from '../../settings.js';

@@ -20,10 +20,10 @@
  * leaving out the oldest cycles' histories first (then the oldest cycles' counts), and the result
  * says what was left out. Every request goes through the client's one scheduler (its pacing).
  */
-import type { Resource, ServiceClient } from '../../api/client.js';
-import { MAX_PAGE_SIZE } from '../../api/client.js';
+import type { Resource, ServiceClient } from '../../client/client.js';
+import { MAX_PAGE_SIZE } from '../../client/client.js';
 import { ConfigError, ServiceError } from '../../shared/errors.js';
-import { f, type Filter, toFiltrQL } from '../../api/filter.js';
+import { f, type Filter, toFiltrQL } from '../../client/filter.js';
 import { cycleCounts, readGrouped } from '../../publish/gate.js';
 import { countsFrom, type CycleCounts } from '../../schema/counts.js';
 import { DEFAULT_LAST } from '../../shared/defaults.js';

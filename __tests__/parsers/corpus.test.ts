@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { readReport } from '../../src/reports/read.js';
-import { countTests, ReportError } from '../../src/reports/model.js';
+import { readReport } from '../../src/parsers/read.js';
+import { countTests, ReportError } from '../../src/parsers/model.js';
 
 const ROOT = join(process.cwd(), '__tests__/fixtures/reports');
 

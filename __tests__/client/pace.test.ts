@@ -1,9 +1,9 @@
-/** The pace shared by the steps of one job (src/api/pace.ts): the state file, and the Scheduler reading it. */
+/** The pace shared by the steps of one job (src/client/pace.ts): the state file, and the Scheduler reading it. */
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PaceFile } from '../../src/api/pace.js';
-import { formatRateLimit, parseRateLimit, Scheduler } from '../../src/api/scheduler.js';
+import { PaceFile } from '../../src/client/pace.js';
+import { formatRateLimit, parseRateLimit, Scheduler } from '../../src/client/scheduler.js';
 import { FakeClock } from '../helpers/clock.js';
 
 const TOKEN = 'rw-token-0123456789abcdef';

@@ -4,10 +4,10 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TestResult } from '../../src/reports/model.js';
-import { countTests, FORMATS, FORMAT_IDS, parseReport } from '../../src/reports/index.js';
-import { gherkinStep } from '../../src/reports/formats/cucumber.js';
-import { MAX_DEPTH } from '../../src/reports/formats/tap.js';
+import type { TestResult } from '../../src/parsers/model.js';
+import { countTests, FORMATS, FORMAT_IDS, parseReport } from '../../src/parsers/index.js';
+import { gherkinStep } from '../../src/parsers/formats/cucumber.js';
+import { MAX_DEPTH } from '../../src/parsers/formats/tap.js';
 import { runnerNameOf } from '../../src/publish/match.js';
 import { REPORT_FORMAT_IDS } from '../../src/shared/defaults.js';
 import { settingOf } from '../../src/settings.js';

@@ -15,7 +15,7 @@ import {
   noCounts,
   readReports,
   ReportError,
-} from '../../src/reports/index.js';
+} from '../../src/parsers/index.js';
 
 const ROOT = join(process.cwd(), 'samples');
 

@@ -149,7 +149,7 @@ function fromHierarchy(root: XmlNode, q: Names): Node[] {
       durationMs: isoDuration(attr(element, 'duration')),
     };
     nodes.push(node);
-    // The XML limits bound the depth already (src/reports/xml.ts); this keeps the walk's own.
+    // The XML limits bound the depth already (src/parsers/xml.ts); this keeps the walk's own.
     if (depth < 256) for (const child of list(element[childKey])) walk(child, node, depth + 1);
   };
   for (const top of list(root[q.hierarchy('root')])) walk(top, undefined, 0);

@@ -1,9 +1,9 @@
 import { jest } from '@jest/globals';
 import net from 'node:net';
-import { ServiceClient, updateWithRetry } from '../../src/api/client.js';
-import type { Transport } from '../../src/api/transport.js';
+import { ServiceClient, updateWithRetry } from '../../src/client/client.js';
+import type { Transport } from '../../src/client/transport.js';
 import { ConfigError, NetworkError, ServiceError } from '../../src/shared/errors.js';
-import { f } from '../../src/api/filter.js';
+import { f } from '../../src/client/filter.js';
 import { FakeClock } from '../helpers/clock.js';
 import { createLogger, Redactor } from '../../src/shared/redact.js';
 import {

@@ -1,4 +1,4 @@
-import { parseRateLimit, Scheduler } from '../../src/api/scheduler.js';
+import { parseRateLimit, Scheduler } from '../../src/client/scheduler.js';
 import { ConfigError, InterruptedError } from '../../src/shared/errors.js';
 import { FakeClock, settle } from '../helpers/clock.js';
 

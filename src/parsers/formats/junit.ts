@@ -212,7 +212,7 @@ function behaveFeature(root: XmlNode, file: string): { feature?: string } | unde
 }
 
 /**
- * behave's JUnit in the identity its JSON gives (src/reports/formats/cucumber.ts): the feature's
+ * behave's JUnit in the identity its JSON gives (src/parsers/formats/cucumber.ts): the feature's
  * name as classname and suite, the scenario's as name; the feature file is missing, which is
  * said once. A report renamed keeps its classname, and says so. An undefined step's failure has
  * no message (behave writes its exception, None): the failing step's line says which step it is.
@@ -469,7 +469,7 @@ function isRspecRoot(root: JunitRoot): boolean {
 /**
  * rspec_junit_formatter: the example group's file as classname (its path without the extension,
  * `/` as `.`: `spec.models.user_spec` for `./spec/models/user_spec.rb`) and RSpec's full description as
- * name, the identity rspec's json formatter gives too (src/reports/formats/rspec.ts).
+ * name, the identity rspec's json formatter gives too (src/parsers/formats/rspec.ts).
  */
 function isRspecJunit(t: TestResult): boolean {
   if (!t.file || !t.classname) return false;
@@ -598,7 +598,7 @@ function emptySuiteError(
 ): void {
   const errors = Number(attr(suite, 'errors') ?? 0) + Number(attr(suite, 'failures') ?? 0);
   if (!(errors > 0)) return;
-  // Console output (system-err) is not in the parsed tree (src/reports/xml.ts): an error element is.
+  // Console output (system-err) is not in the parsed tree (src/parsers/xml.ts): an error element is.
   const element = [suite.error, suite.failure].find((e) => e !== undefined);
   const node = list(element)[0];
   const said = node && (attr(node, 'message') ?? text(node));

@@ -44,7 +44,7 @@ function walkSuite(suite: XmlNode, parents: string[], out: TestResult[], depth: 
   const file = attr(suite, 'source');
   const first = out.length;
   for (const test of list(suite.test)) out.push(toResult(test, path, classname, file));
-  // The XML limits bound the depth already (src/reports/xml.ts); this keeps the walk's own.
+  // The XML limits bound the depth already (src/parsers/xml.ts); this keeps the walk's own.
   if (depth < 256) for (const child of list(suite.suite)) walkSuite(child, path, out, depth + 1);
   // A failed suite teardown fails every test of the suite, as Robot's own result model does
   // (robot/result/suiteteardownfailed.py): output.xml keeps those tests' statuses as they ended.

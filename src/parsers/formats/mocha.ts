@@ -46,7 +46,7 @@ export const mocha: ReportFormat = {
           classname: prefix || undefined,
           name: title,
           file: str(t.file),
-          // mocha's name of the test, which all its reporters write (src/reports/formats/junit.ts).
+          // mocha's name of the test, which all its reporters write (src/parsers/formats/junit.ts).
           fullName: fullTitle,
           durationMs,
           outcome,

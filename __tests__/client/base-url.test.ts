@@ -1,4 +1,4 @@
-import { normalizeBaseUrl, isLoopbackHost } from '../../src/api/base-url.js';
+import { normalizeBaseUrl, isLoopbackHost } from '../../src/client/base-url.js';
 import { ConfigError } from '../../src/shared/errors.js';
 
 describe('normalizeBaseUrl', () => {

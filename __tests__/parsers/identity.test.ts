@@ -13,7 +13,7 @@ import {
   readReports,
   ReportError,
   testIdentity,
-} from '../../src/reports/index.js';
+} from '../../src/parsers/index.js';
 
 const junit = (cases: string) => `<testsuites>${cases}</testsuites>`;
 const suite = (name: string, body: string) => `<testsuite name="${name}">${body}</testsuite>`;

@@ -4,8 +4,8 @@
  * (max-wait); an interrupted run leaves its long waits at once.
  */
 import { InterruptedError } from '../../src/shared/errors.js';
-import { type AttemptOutcome, Scheduler } from '../../src/api/scheduler.js';
-import { retryPolicy, worstCaseRequests } from '../../src/api/retry-policy.js';
+import { type AttemptOutcome, Scheduler } from '../../src/client/scheduler.js';
+import { retryPolicy, worstCaseRequests } from '../../src/client/retry-policy.js';
 import { FakeClock } from '../helpers/clock.js';
 
 const answer =

@@ -1,10 +1,10 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { discoverReports } from '../../src/reports/discover.js';
-import { readReport } from '../../src/reports/read.js';
+import { discoverReports } from '../../src/parsers/discover.js';
+import { readReport } from '../../src/parsers/read.js';
 import { SETTINGS } from '../../src/settings.js';
-import { ReportError } from '../../src/reports/model.js';
+import { ReportError } from '../../src/parsers/model.js';
 
 function tree(files: string[]): string {
   const root = mkdtempSync(join(tmpdir(), 'testcycle-discover-'));

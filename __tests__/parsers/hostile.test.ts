@@ -7,7 +7,7 @@ import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
-import { readReport, ReportError } from '../../src/reports/index.js';
+import { readReport, ReportError } from '../../src/parsers/index.js';
 // How long these take is measured by `npm run bench` (bench/hostile-bench.mjs), not timed here.
 // @ts-expect-error: a plain .mjs module, no types
 import { billionLaughs, deepNesting } from '../../bench/hostile-bench.mjs';

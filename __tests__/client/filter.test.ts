@@ -1,4 +1,4 @@
-import { chunkIn, f, quote, toFiltrQL, type Filter } from '../../src/api/filter.js';
+import { chunkIn, f, quote, toFiltrQL, type Filter } from '../../src/client/filter.js';
 
 describe('FiltrQL builder', () => {
   test.each<[string, Filter, string]>([
