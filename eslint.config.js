@@ -69,7 +69,7 @@ const LAYERS = [
     why: 'the pipeline knows no adapter, emulator or dashboard.',
   },
   {
-    zone: 'src/settings*.ts',
+    zone: 'src/settings/**',
     forbidden: ['client', 'publish', 'parsers', 'emulator', 'dashboard', ...ADAPTERS],
     why: 'the settings table serves every layer and adapter: the defaults it shows are in src/shared/defaults.ts, its readers in src/shared/setting-readers.ts.',
   },

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { REPORT_FORMAT_IDS } from '../src/shared/defaults.js';
-import { THRESHOLD_KEYS } from '../src/settings.js';
+import { THRESHOLD_KEYS } from '../src/settings/table.js';
 import {
   DEFAULT_RETRY_POLICY,
   worstCaseAttempts,

@@ -6,9 +6,9 @@
  * inside the repository only.
  */
 // First: on an older Node this stops with a clear message before undici loads.
-import './node-version.js';
+import './shared/node-version.js';
 
-export { VERSION } from './version.js';
+export { VERSION } from './shared/version.js';
 
 // The publish job and the commands around it (docs/design.md).
 export {

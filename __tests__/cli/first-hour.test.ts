@@ -14,7 +14,7 @@ import {
   isNegatedFlag,
   settingsOfCommand,
   type CommandName,
-} from '../../src/settings.js';
+} from '../../src/settings/table.js';
 
 afterEach(closeEmulators);
 

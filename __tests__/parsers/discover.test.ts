@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { discoverReports } from '../../src/parsers/discover.js';
 import { readReport } from '../../src/parsers/read.js';
-import { SETTINGS } from '../../src/settings.js';
+import { SETTINGS } from '../../src/settings/table.js';
 import { ReportError } from '../../src/parsers/model.js';
 
 function tree(files: string[]): string {

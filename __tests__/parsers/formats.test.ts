@@ -10,7 +10,7 @@ import { gherkinStep } from '../../src/parsers/formats/cucumber.js';
 import { MAX_DEPTH } from '../../src/parsers/formats/tap.js';
 import { runnerNameOf } from '../../src/publish/match.js';
 import { REPORT_FORMAT_IDS } from '../../src/shared/defaults.js';
-import { settingOf } from '../../src/settings.js';
+import { settingOf } from '../../src/settings/table.js';
 
 test('each format id of src/shared/defaults.ts has the parser of that id, in detection order, and is a --format choice', () => {
   expect(FORMATS.map((f) => f.id)).toEqual([...REPORT_FORMAT_IDS]);

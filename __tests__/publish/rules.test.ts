@@ -15,7 +15,7 @@ import {
   renderCycleName,
   settingsFrom,
 } from '../../src/publish/index.js';
-import { settingOf, THRESHOLD_KEYS } from '../../src/settings.js';
+import { settingOf, THRESHOLD_KEYS } from '../../src/settings/table.js';
 import { OVERRIDES } from '../../src/publish/context.js';
 import { compareKeys, matchTests } from '../../src/publish/match.js';
 import { makePlan } from '../../src/publish/sync.js';
@@ -336,7 +336,7 @@ describe('the lowest key wins, compared by number: DEMO-T9 before DEMO-T10', () 
   });
 });
 
-describe('a threshold is what the settings table marks as one (src/settings.ts `threshold: true`)', () => {
+describe('a threshold is what the settings table marks as one (src/settings/table.ts `threshold: true`)', () => {
   const gateOf = (values: Record<string, unknown>) =>
     gateSettings(settingsFrom({ 'cycle-name': 'Nightly {date}', ...values }));
 

@@ -33,7 +33,7 @@ import { describeSyncResult, sync } from '../publish/inventory.js';
 import { syncSettings } from '../publish/sync-settings.js';
 import { renderSyncSummary } from '../publish/sync-summary.js';
 import type { ParsedReport } from '../parsers/index.js';
-import { choice, flag, idleSettings, type Mode } from '../settings.js';
+import { choice, flag, idleSettings, type Mode } from '../settings/index.js';
 import { commentOnPullRequest } from './comment.js';
 import {
   ACTION_WORDS,

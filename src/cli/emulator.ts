@@ -14,7 +14,7 @@ import {
   type RunningEmulator,
   type Seed,
 } from '../emulator/index.js';
-import { flag, numeric, rateSetting, text } from '../settings.js';
+import { flag, numeric, rateSetting, text } from '../settings/index.js';
 import type { CommandContext } from './main.js';
 
 /** Set in the environment of the emulator that `--detach` starts: it reports to its parent. */

@@ -1,13 +1,13 @@
 /**
  * The CLI adapter: argument parsing, exit codes and text/JSON output. The work itself lives in
- * src/publish, src/client and src/parsers; flags come from the settings table (src/settings.ts).
+ * src/publish, src/client and src/parsers; flags come from the settings table (src/settings/table.ts).
  */
 import { parseArgs } from 'node:util';
 import { messageOf, type SettingWords, TestcycleError, UsageError } from '../shared/errors.js';
 import { Redactor, createLogger, safeLines, type Logger } from '../shared/redact.js';
 import type { SettingSource } from '../shared/setting-readers.js';
-import { closestName, type CommandName, idleSettings } from '../settings.js';
-import { VERSION } from '../version.js';
+import { closestName, type CommandName, idleSettings } from '../settings/index.js';
+import { VERSION } from '../shared/version.js';
 import { runEmulatorCommand } from './emulator.js';
 import { EXIT_CODES, exitCodesHelp } from './exit-codes.js';
 import {

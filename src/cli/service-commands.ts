@@ -25,7 +25,7 @@ import {
 } from '../publish/index.js';
 import { oneLine } from '../shared/redact.js';
 import { plural } from '../shared/words.js';
-import { outputFile } from '../settings.js';
+import { outputFile } from '../settings/index.js';
 import type { ParsedReport } from '../parsers/index.js';
 import { tokenStanding, type TokenStanding } from '../publish/token.js';
 import { describeRuleChanges } from '../publish/auto-quarantine.js';

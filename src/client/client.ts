@@ -3,7 +3,7 @@
  * (pacing, concurrency, retries) and is logged through the Redactor. Resource methods are thin:
  * they build paths and documents from src/schema and leave decisions to src/publish.
  */
-import { VERSION } from '../version.js';
+import { VERSION } from '../shared/version.js';
 import {
   type AttributesOf,
   type ResourceType,

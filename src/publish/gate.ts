@@ -16,7 +16,7 @@ import {
   type CycleCounts,
   type PassRateBasis,
 } from '../schema/counts.js';
-import { THRESHOLD_KEYS } from '../settings.js';
+import { THRESHOLD_KEYS } from '../settings/index.js';
 
 export { countsFrom, passRate, type CycleCounts };
 import {

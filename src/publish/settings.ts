@@ -1,6 +1,6 @@
 /**
  * The pipeline's own settings (client, reports, gate, cycle, publish, quarantine), read by their
- * keys in the settings table (src/settings.ts: types, defaults, bounds, choices) with the generic
+ * keys in the settings table (src/settings/table.ts: types, defaults, bounds, choices) with the generic
  * readers bound to it (src/shared/setting-readers.ts). Each adapter supplies a SettingSource;
  * errors name the setting by key, and the adapter renders it (`--max-failed`, input `max-failed`).
  * Everything is checked here, before a report is read or a request sent.
@@ -25,7 +25,7 @@ import {
   required,
   settingValue as raw,
   THRESHOLD_KEYS,
-} from '../settings.js';
+} from '../settings/index.js';
 import { type CaseFieldMapping, parseCaseFields } from './case-fields.js';
 import type { KeyCollisionMode } from './collisions.js';
 import type { CaseNames } from './inventory.js';

@@ -1,12 +1,12 @@
 /**
  * The settings of `testcycle sync` and action mode `sync`, read by their keys in the settings
- * table (src/settings.ts, rows from src/settings-sync.ts) with the readers bound to it,
+ * table (src/settings/table.ts, rows from src/settings/sync.ts) with the readers bound to it,
  * all checked before a report is read or a request sent.
  */
 import type { SyncOptions } from './inventory.js';
 import { checkAutomationKeyTemplate } from './match.js';
 import type { SettingSource } from '../shared/setting-readers.js';
-import { flag, numeric, text } from '../settings.js';
+import { flag, numeric, text } from '../settings/index.js';
 import { caseWriteSettings, matchSettings } from './settings.js';
 import { checkRetireGrace, parseRetireMax, parseRetireScope } from './retire.js';
 

@@ -1,5 +1,5 @@
 /**
- * The defaults the settings table (src/settings.ts) shows, and the layers apply when a caller of
+ * The defaults the settings table (src/settings/table.ts) shows, and the layers apply when a caller of
  * the library gives none, written once here: the table may import the leaf without reaching up
  * into the layers that use them (docs/architecture.md "Who may import whom"). The rate limit's
  * default is beside its format in src/shared/rate.ts.

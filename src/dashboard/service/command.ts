@@ -5,7 +5,7 @@
 import type { ServiceClient } from '../../client/client.js';
 import { ConfigError } from '../../shared/errors.js';
 import type { SettingSource } from '../../shared/setting-readers.js';
-import { flag, numeric, outputFile, text } from '../../settings.js';
+import { flag, numeric, outputFile, text } from '../../settings/index.js';
 import { quarantineFieldSetting, userFilterSetting } from '../../publish/settings.js';
 import { analyze } from '../analyze.js';
 import { renderHtml } from '../html.js';

@@ -20,11 +20,11 @@ import {
   REPORT_EXTENSIONS,
   REPORT_FORMAT_IDS,
   RUNNER_OUTCOMES,
-} from './shared/defaults.js';
-import { DEFAULT_RATE_LIMIT, formatRateLimit } from './shared/rate.js';
-import type { Words } from './shared/errors.js';
-import { listSetting, settingReaders, type SettingSource } from './shared/setting-readers.js';
-import { SYNC_SETTINGS } from './settings-sync.js';
+} from '../shared/defaults.js';
+import { DEFAULT_RATE_LIMIT, formatRateLimit } from '../shared/rate.js';
+import type { Words } from '../shared/errors.js';
+import { listSetting, settingReaders, type SettingSource } from '../shared/setting-readers.js';
+import { SYNC_SETTINGS } from './sync.js';
 
 /** The action's `mode` values. */
 export const MODES = [

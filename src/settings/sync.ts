@@ -1,8 +1,8 @@
 /**
  * The settings of `testcycle sync` and action mode `sync` (docs/design.md "Sync"), spread into the
- * settings table (src/settings.ts), which stays the one list every adapter reads.
+ * settings table (src/settings/table.ts), which stays the one list every adapter reads.
  */
-import { DEFAULT_RETIRE_MAX_PERCENT } from './shared/defaults.js';
+import { DEFAULT_RETIRE_MAX_PERCENT } from '../shared/defaults.js';
 
 /** Settings of sync that a publish reads only with `sync` (publish --sync). */
 const WITH_SYNC = [{ anyOf: ['sync'], in: { commands: ['publish'], modes: ['publish'] } }] as const;
