@@ -5,7 +5,7 @@
 import { ServiceClient } from '../../src/client/client.js';
 import { ConfigError } from '../../src/shared/errors.js';
 import { toFiltrQL } from '../../src/client/filter.js';
-import { matchesPattern, patternFilter } from '../../src/publish/series.js';
+import { matchesPattern, patternFilter } from '../../src/domain/series.js';
 import {
   predictRequests,
   readSeries,

@@ -8,7 +8,7 @@ import type { TestResult } from '../../src/parsers/model.js';
 import { countTests, FORMATS, FORMAT_IDS, parseReport } from '../../src/parsers/index.js';
 import { gherkinStep } from '../../src/parsers/formats/cucumber.js';
 import { MAX_DEPTH } from '../../src/parsers/formats/tap.js';
-import { runnerNameOf } from '../../src/publish/match.js';
+import { runnerNameOf } from '../../src/domain/match.js';
 import { REPORT_FORMAT_IDS } from '../../src/shared/defaults.js';
 import { settingOf } from '../../src/settings/table.js';
 

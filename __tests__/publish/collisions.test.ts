@@ -3,7 +3,7 @@
  * never one silent execution. Checked through the emulator's state.
  */
 import { KeyCollisionError, publish, type PublishOptions } from '../../src/publish/index.js';
-import { PREVIOUS_AUTOMATION_KEY } from '../../src/publish/match.js';
+import { PREVIOUS_AUTOMATION_KEY } from '../../src/domain/match.js';
 import { testSeed } from '../helpers/emulator.js';
 import {
   clientOf,

@@ -11,7 +11,7 @@ import {
   syncSettings,
 } from '../../src/publish/index.js';
 import { DEFAULT_AUTOMATION_KEY } from '../../src/publish/index.js';
-import { keyBuilder } from '../../src/publish/match.js';
+import { keyBuilder } from '../../src/domain/match.js';
 import { readFileSync } from 'node:fs';
 import { parseReport, readReports } from '../../src/parsers/index.js';
 import { call, OTHER_USER, testSeed } from '../helpers/emulator.js';

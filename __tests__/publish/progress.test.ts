@@ -4,7 +4,7 @@
  * estimates that hold from the first one when a run's first burst goes through the window at once.
  */
 import { Scheduler } from '../../src/client/scheduler.js';
-import { formatDuration, Progress, RequestTrail } from '../../src/publish/progress.js';
+import { formatDuration, Progress, RequestTrail } from '../../src/domain/progress.js';
 import { FakeClock } from '../helpers/clock.js';
 
 function runOf(total: number, msPerResult: number, intervalMs?: number) {

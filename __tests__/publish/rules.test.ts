@@ -16,8 +16,8 @@ import {
   settingsFrom,
 } from '../../src/publish/index.js';
 import { settingOf, THRESHOLD_KEYS } from '../../src/settings/table.js';
-import { OVERRIDES } from '../../src/publish/context.js';
-import { compareKeys, matchTests } from '../../src/publish/match.js';
+import { OVERRIDES } from '../../src/domain/context.js';
+import { compareKeys, matchTests } from '../../src/domain/match.js';
 import { makePlan } from '../../src/publish/sync.js';
 import { testOf } from '../helpers/publish.js';
 

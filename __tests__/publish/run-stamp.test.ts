@@ -5,7 +5,7 @@
 import { mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ciContext, renderCycleName, runStartedAt } from '../../src/publish/context.js';
+import { ciContext, renderCycleName, runStartedAt } from '../../src/domain/context.js';
 import { runSteps } from '../helpers/workflow-runner.js';
 
 const BEFORE = new Date('2026-11-27T23:58:00Z');
@@ -55,7 +55,7 @@ test('steps are processes: two steps of one job, as the runner starts them, name
   // Each step renders the template in a process of its own, the second one after midnight.
   const step = (id: string, at: Date) => ({
     id,
-    run: `node -e "import('./lib/publish/context.js').then((m) => console.log(m.renderCycleName('Nightly {date}', m.ciContext(process.env, new Date('${at.toISOString()}')))))"`,
+    run: `node -e "import('./lib/domain/context.js').then((m) => console.log(m.renderCycleName('Nightly {date}', m.ciContext(process.env, new Date('${at.toISOString()}')))))"`,
   });
   const { results } = await runSteps(
     [step('create', BEFORE), step('publish', AFTER)],

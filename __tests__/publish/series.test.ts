@@ -1,5 +1,5 @@
 /**
- * Name patterns of series (src/publish/series.ts): each placeholder matches only what it stands
+ * Name patterns of series (src/domain/series.ts): each placeholder matches only what it stands
  * for, a name is read once whatever the pattern, and a series narrows to one branch's cycles.
  */
 import {
@@ -9,9 +9,9 @@ import {
   matchesPattern,
   placeholderValues,
   recordsOf,
-} from '../../src/publish/series.js';
+} from '../../src/domain/series.js';
 import { toFiltrQL } from '../../src/client/filter.js';
-import { patternFilter } from '../../src/publish/series.js';
+import { patternFilter } from '../../src/domain/series.js';
 
 describe('a placeholder matches only what it stands for', () => {
   test.each([

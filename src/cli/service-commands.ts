@@ -27,7 +27,7 @@ import { oneLine } from '../shared/redact.js';
 import { plural } from '../shared/words.js';
 import { outputFile } from '../settings/index.js';
 import type { ParsedReport } from '../parsers/index.js';
-import { tokenStanding, type TokenStanding } from '../publish/token.js';
+import { tokenStanding, type TokenStanding } from '../client/token.js';
 import { describeRuleChanges } from '../publish/auto-quarantine.js';
 import { triageLines } from '../publish/triage.js';
 import { describeRunError } from '../publish/verdict.js';

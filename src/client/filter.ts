@@ -164,7 +164,7 @@ export interface ChunkOptions {
 
 /**
  * chunkIn's chunks with the values each holds: a dry run counts the rows (and so the pages) each
- * chunk of a read would return (src/publish/plan-cost.ts).
+ * chunk of a read would return (src/domain/plan-cost.ts).
  */
 export function chunkGroups(
   field: string,

@@ -3,7 +3,7 @@ import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRY_BASE_MS } from '../shared/defaults.j
 /**
  * Every retry budget of the client in one place (docs/architecture.md "Retry policy"). The
  * Scheduler spends the per-request budgets (faults, refused connections, 429s, waits); the 412
- * loop (client.ts updateWithRetry), the create-or-find loop (src/publish/idempotent.ts) and the
+ * loop (client.ts updateWithRetry), the create-or-find loop (src/domain/idempotent.ts) and the
  * second round of a publish (src/publish/sync.ts writePlan) read theirs from the same object, so a
  * run's worst case can be stated and tested (`worstCaseRequests`).
  */

@@ -16,7 +16,7 @@ import { chunkIn, f, type Filter } from '../client/filter.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { isFailing } from './baseline.js';
 import { DEFAULT_QUARANTINE_EXPIRY_DAYS, DEFAULT_QUARANTINE_FIELD } from '../shared/defaults.js';
-import { MAX_FILTER_CHARS } from './match.js';
+import { MAX_FILTER_CHARS } from '../domain/match.js';
 import {
   checkQuarantineField,
   formatQuarantine,
@@ -25,9 +25,15 @@ import {
   RULE_BY,
   setQuarantineField,
 } from './quarantine.js';
-import { type CiIdentity, isPullRequest } from './context.js';
-import { describeSeries, laneOf, matchesPattern, patternFilter, recordsOf } from './series.js';
-import { chunkedReads, isStandIn, pagesOf } from './plan-cost.js';
+import { type CiIdentity, isPullRequest } from '../domain/context.js';
+import {
+  describeSeries,
+  laneOf,
+  matchesPattern,
+  patternFilter,
+  recordsOf,
+} from '../domain/series.js';
+import { chunkedReads, isStandIn, pagesOf } from '../domain/plan-cost.js';
 
 export interface AutoQuarantineOptions {
   /** FLIPS/CYCLES of `--auto-quarantine`. */

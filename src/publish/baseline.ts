@@ -3,7 +3,7 @@
  * (docs/design.md "Triage"). Like with like: a pull request's run compares with the latest complete
  * cycle of the base branch's series (`baseline-series`), never another PR's cycle; any other run
  * with the previous cycle of its own series, of its own branch or PR where the template names it
- * (src/publish/series.ts `laneOf`, as the trend gate finds it); `--baseline-cycle` names one (a
+ * (src/domain/series.ts `laneOf`, as the trend gate finds it); `--baseline-cycle` names one (a
  * key, else a name, else a pattern's latest complete cycle). Reading it costs one paged read of
  * its executions (100 a page, docs/service-api.md 4.1).
  */
@@ -12,8 +12,8 @@ import { ConfigError } from '../shared/errors.js';
 import { DEFAULT_BASELINE_SERIES } from '../shared/defaults.js';
 import { oneLine } from '../shared/redact.js';
 import type { ExecutionResult } from '../schema/resources.js';
-import { type CiIdentity, isPullRequest } from './context.js';
-import { findCycle } from './cycle.js';
+import { type CiIdentity, isPullRequest } from '../domain/context.js';
+import { findCycle } from '../domain/cycle.js';
 import {
   compilePattern,
   type CycleRef,
@@ -26,7 +26,7 @@ import {
   patternFilter,
   previousInSeries,
   SERIES_PAGES,
-} from './series.js';
+} from '../domain/series.js';
 
 /** Which cycle the new failures are counted against (setting `baseline`). */
 export type BaselineMode = 'auto' | 'previous' | 'series';
@@ -43,7 +43,7 @@ export interface BaselineOptions {
   baseline?: BaselineMode;
   /** The base branch's series (`baseline-series`, default `Nightly {date}`). */
   baselineSeries?: string;
-  /** Where this run is (src/publish/context.ts): a PR's run, its target branch. */
+  /** Where this run is (src/domain/context.ts): a PR's run, its target branch. */
   ci?: CiIdentity;
 }
 

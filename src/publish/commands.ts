@@ -3,11 +3,11 @@ import type { Resource, ServiceClient } from '../client/client.js';
 import { ConfigError } from '../shared/errors.js';
 import { oneLine, type Logger, silentLogger } from '../shared/redact.js';
 import type { CycleStatus } from '../schema/resources.js';
-import { type CycleOptions, findCycle, resolveCycle, setCycleStatus } from './cycle.js';
+import { type CycleOptions, findCycle, resolveCycle, setCycleStatus } from '../domain/cycle.js';
 import { evaluateGate, type GateOptions, hasThresholds, passRatesOf } from './gate.js';
 import { ruleStep } from './auto-quarantine.js';
 import { notifyWarnings, tellOwners } from './notify.js';
-import { warningList } from './warnings.js';
+import { warningList } from '../domain/warnings.js';
 import { casesToPopulate, populateWith } from './populate.js';
 import { cycleInfo, type PublishResult, requestsOf } from './publish.js';
 

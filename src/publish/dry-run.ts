@@ -14,11 +14,11 @@ import type { ExecutionResult } from '../schema/resources.js';
 import { type AutoQuarantineResult, ruleStep } from './auto-quarantine.js';
 import { findBaseline, isFailing, readBaseline } from './baseline.js';
 import { type GateOptions, hasThresholds } from './gate.js';
-import { caseNameOf, MAX_FILTER_CHARS } from './match.js';
+import { caseNameOf, MAX_FILTER_CHARS } from '../domain/match.js';
 import { type Notified, tellOwners } from './notify.js';
-import { isStandIn, pagesOf } from './plan-cost.js';
+import { isStandIn, pagesOf } from '../domain/plan-cost.js';
 import { casesInCycleChunks, quarantineViewOf, type TriagedTest } from './quarantine.js';
-import { previousInSeries } from './series.js';
+import { previousInSeries } from '../domain/series.js';
 import { gateFilterOf, type Triage } from './triage.js';
 
 /** The cycle as the writes would leave it. */

@@ -13,25 +13,23 @@ export {
   testKeyOf,
   type KeyCollision,
   type KeyCollisionMode,
-} from './collisions.js';
-export { ciContext, renderCycleName, type CiContext } from './context.js';
+} from '../domain/collisions.js';
+export { ciContext, renderCycleName, type CiContext } from '../domain/context.js';
 export {
   resolveCycle,
   findCycle,
   setCycleStatus,
   CycleStateError,
   type CycleOptions,
-} from './cycle.js';
+} from '../domain/cycle.js';
 export {
   GateFailedError,
-  cycleCounts,
   evaluateGate,
   previousCycle,
   lookUpPrevious,
   verdict,
   passRate,
   hasThresholds,
-  readGrouped,
   type GateOptions,
   type CycleCounts,
   type GateVerdict,
@@ -49,8 +47,9 @@ export {
   keyPattern,
   checkAutomationKeyTemplate,
   RankRangeError,
-} from './match.js';
+} from '../domain/match.js';
 export { populateCycle } from './populate.js';
+export { cycleCounts, readGrouped } from '../domain/counts.js';
 export {
   publishSettings,
   gateOnlySettings,
@@ -81,10 +80,10 @@ export {
   quarantineNote,
   MAX_SUMMARY_BYTES,
 } from './summary.js';
-export type { RequestFigures } from './requests.js';
+export type { RequestFigures } from '../client/requests.js';
 export { markdownCell } from '../shared/markdown.js';
 export { gateCycle, createCycle, closeCycle, type CreateCycleResult } from './commands.js';
-export { literalParts, matchesPattern, patternFilter } from './series.js';
+export { literalParts, matchesPattern, patternFilter } from '../domain/series.js';
 export {
   sync,
   describeSyncResult,
@@ -136,7 +135,7 @@ export {
   type NotifyOptions,
   type Recipient,
 } from './notify.js';
-export { previousInSeries, type CycleRef } from './series.js';
+export { previousInSeries, type CycleRef } from '../domain/series.js';
 export {
   applyAutoQuarantine,
   parseAutoQuarantine,

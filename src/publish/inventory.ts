@@ -22,7 +22,7 @@ import { oneLine, type Logger, silentLogger } from '../shared/redact.js';
 import type { ParsedReport, TestResult } from '../parsers/model.js';
 import type { AttributesOf, WritableAttributesOf } from '../schema/resources.js';
 import { type CaseFieldMapping, caseFieldsOf, resolveCaseFields } from './case-fields.js';
-import { describeCollisions, findKeyCollisions, testKeysOf } from './collisions.js';
+import { describeCollisions, findKeyCollisions, testKeysOf } from '../domain/collisions.js';
 import {
   caseNameOf,
   checkAutomationKeyTemplate,
@@ -36,7 +36,7 @@ import {
   MAX_FILTER_CHARS,
   type MatchOptions,
   nextRank,
-} from './match.js';
+} from '../domain/match.js';
 import {
   createdFields,
   judgeFields,
@@ -47,7 +47,7 @@ import {
   keptGroup,
   keptHints,
 } from './ownership.js';
-import { forEachPooled } from './pool.js';
+import { forEachPooled } from '../domain/pool.js';
 import {
   type ExistingStep,
   planSteps,
@@ -68,10 +68,10 @@ import {
   type Retirement,
   type RetireReport,
 } from './retire.js';
-import { warningList } from './warnings.js';
+import { warningList } from '../domain/warnings.js';
 import { DEFAULT_RETIRE_MAX_PERCENT } from '../shared/defaults.js';
 import type { PublishResult } from './publish.js';
-import { requestsOf } from './requests.js';
+import { requestsOf } from '../client/requests.js';
 
 /**
  * `case-names` (docs/design.md "Sync: what sync owns"): `key` names a case after its key while
@@ -335,7 +335,7 @@ async function readCases(
     if (r.attributes.testCaseKey) byKey.set(String(r.attributes.testCaseKey), r);
     const auto = r.attributes.automationKey;
     if (typeof auto !== 'string' || !auto) return;
-    // Two cases with one automationKey: the lowest key wins, as in matching (src/publish/match.ts).
+    // Two cases with one automationKey: the lowest key wins, as in matching (src/domain/match.ts).
     const seen = byAuto.get(auto);
     if (
       !seen ||

@@ -16,10 +16,10 @@ import type { Resource, ServiceClient } from '../client/client.js';
 import { TestcycleError } from '../shared/errors.js';
 import { chunkIn, f, type Filter } from '../client/filter.js';
 import { oneLine } from '../shared/redact.js';
-import { createOrFind } from './idempotent.js';
-import { MAX_FILTER_CHARS } from './match.js';
+import { createOrFind } from '../domain/idempotent.js';
+import { MAX_FILTER_CHARS } from '../domain/match.js';
 import type { TriagedTest } from './quarantine.js';
-import type { CycleRef } from './series.js';
+import type { CycleRef } from '../domain/series.js';
 import { cell } from './summary.js';
 import { MAX_NAMED, type Triage } from './triage.js';
 

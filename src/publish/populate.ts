@@ -6,7 +6,7 @@ import type { ServiceClient } from '../client/client.js';
 import { f } from '../client/filter.js';
 import { ConfigError, ServiceError } from '../shared/errors.js';
 import { oneLine } from '../shared/redact.js';
-import type { ResolvedCycle } from './cycle.js';
+import type { ResolvedCycle } from '../domain/cycle.js';
 import { makePlan, readExecutions, writePlan } from './sync.js';
 
 export async function populateCycle(

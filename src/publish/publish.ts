@@ -7,7 +7,7 @@ import { stopIfInterrupted, TestcycleError, type Words } from '../shared/errors.
 import { oneLine, type Logger, silentLogger } from '../shared/redact.js';
 import type { ParsedReport, TestResult } from '../parsers/model.js';
 import type { ExecutionResult } from '../schema/resources.js';
-import { type ResolvedCycle, resolveCycle, setCycleStatus } from './cycle.js';
+import { type ResolvedCycle, resolveCycle, setCycleStatus } from '../domain/cycle.js';
 import {
   type CycleCounts,
   countsFrom,
@@ -23,7 +23,7 @@ import {
   findKeyCollisions,
   type KeyCollision,
   testKeysOf,
-} from './collisions.js';
+} from '../domain/collisions.js';
 import {
   caseNameOf,
   describeKeyHint,
@@ -32,19 +32,19 @@ import {
   matchTests,
   type MatchResult,
   type Unmatched,
-} from './match.js';
+} from '../domain/match.js';
 import { describeSyncResult, sync, type SyncResult } from './inventory.js';
-import { requestsOf, type RequestFigures } from './requests.js';
+import { requestsOf, type RequestFigures } from '../client/requests.js';
 
 export { requestsOf };
-import { formatDuration, Progress, RequestTrail } from './progress.js';
-import { warningList } from './warnings.js';
+import { formatDuration, Progress, RequestTrail } from '../domain/progress.js';
+import { warningList } from '../domain/warnings.js';
 import { combineEntries, resultOf } from './results.js';
 import { type AutoQuarantineResult, ruleStep } from './auto-quarantine.js';
 import { type Notified, notifyWarnings, tellOwners } from './notify.js';
 import type { Triage } from './triage.js';
 import { planAfterWrites } from './dry-run.js';
-import { isStandIn, standInId } from './plan-cost.js';
+import { isStandIn, standInId } from '../domain/plan-cost.js';
 import type { PublishSettings } from './settings.js';
 import {
   floorReasons,

@@ -12,7 +12,7 @@ import { chunkGroups, f, type Filter } from '../client/filter.js';
 import { oneLine } from '../shared/redact.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { DEFAULT_QUARANTINE_EXPIRY_DAYS } from '../shared/defaults.js';
-import { MAX_FILTER_CHARS } from './match.js';
+import { MAX_FILTER_CHARS } from '../domain/match.js';
 import type { QuarantineSettings } from './settings.js';
 
 /** The path of the Space's custom field definitions (docs/service-api.md 2.10). */

@@ -22,10 +22,10 @@ import { DEFAULT_RETIRE_MAX_PERCENT } from '../shared/defaults.js';
 import { ConfigError, KEY_WORDS, type SettingWords, type Words } from '../shared/errors.js';
 import { type Logger, oneLine } from '../shared/redact.js';
 import type { ParsedReport, SkippedFile, TestResult } from '../parsers/model.js';
-import { workspacePath } from './context.js';
-import { keyBuilder, MAX_FILTER_CHARS } from './match.js';
+import { workspacePath } from '../domain/context.js';
+import { keyBuilder, MAX_FILTER_CHARS } from '../domain/match.js';
 import { declares, modulePathOf, Workspace } from './retire-source.js';
-import { matchesPattern, patternFilter } from './series.js';
+import { matchesPattern, patternFilter } from '../domain/series.js';
 
 /** retire-max: a count of cases, or a share of the automated cases in the pipeline's scope. */
 export type RetireMax = number | { percent: number };

@@ -27,9 +27,9 @@ import {
   THRESHOLD_KEYS,
 } from '../settings/index.js';
 import { type CaseFieldMapping, parseCaseFields } from './case-fields.js';
-import type { KeyCollisionMode } from './collisions.js';
+import type { KeyCollisionMode } from '../domain/collisions.js';
 import type { CaseNames } from './inventory.js';
-import type { CycleOptions } from './cycle.js';
+import type { CycleOptions } from '../domain/cycle.js';
 import {
   ciContext,
   ciIdentity,
@@ -37,14 +37,14 @@ import {
   isPullRequest,
   renderCycleName,
   workspaceOf,
-} from './context.js';
-import { checkPatternPlaceholders } from './series.js';
+} from '../domain/context.js';
+import { checkPatternPlaceholders } from '../domain/series.js';
 import type { GateOptions } from './gate.js';
 import type { TriageGateOptions } from './triage.js';
 import type { BaselineMode } from './baseline.js';
 import { untilSetting } from './quarantine.js';
 import { parseAutoQuarantine } from './auto-quarantine.js';
-import { checkAutomationKeyTemplate, keyPattern, type MatchOptions } from './match.js';
+import { checkAutomationKeyTemplate, keyPattern, type MatchOptions } from '../domain/match.js';
 import type { ErrorAs, FlakyMode, MergeMode } from './results.js';
 import type { OnRunError, RunnerOutcome, RunnerStatus } from './verdict.js';
 

@@ -11,7 +11,7 @@ import { f } from '../client/filter.js';
 import { ServiceError } from '../shared/errors.js';
 import type { TestStep } from '../parsers/model.js';
 import type { WritableAttributesOf } from '../schema/resources.js';
-import { createOrFind } from './idempotent.js';
+import { createOrFind } from '../domain/idempotent.js';
 
 /** A live step of a case, as sync read it. */
 export interface ExistingStep {

@@ -8,7 +8,7 @@ import { plural } from '../shared/words.js';
 import { markdownCell } from '../shared/markdown.js';
 import { clip } from '../shared/redact.js';
 import type { ParsedReport, TestResult } from '../parsers/model.js';
-import type { Unmatched } from './match.js';
+import type { Unmatched } from '../domain/match.js';
 import type { PublishResult } from './publish.js';
 import { describeRuleChanges } from './auto-quarantine.js';
 import { renderSyncSection } from './sync-summary.js';

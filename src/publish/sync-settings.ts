@@ -4,7 +4,7 @@
  * all checked before a report is read or a request sent.
  */
 import type { SyncOptions } from './inventory.js';
-import { checkAutomationKeyTemplate } from './match.js';
+import { checkAutomationKeyTemplate } from '../domain/match.js';
 import type { SettingSource } from '../shared/setting-readers.js';
 import { flag, numeric, text } from '../settings/index.js';
 import { caseWriteSettings, matchSettings } from './settings.js';

@@ -9,10 +9,10 @@ import { type Resource, type ServiceClient, updateWithRetry } from '../client/cl
 import { isTransient, ServiceError, stopIfInterrupted } from '../shared/errors.js';
 import { f } from '../client/filter.js';
 import type { ExecutionResult } from '../schema/resources.js';
-import { createOrFind } from './idempotent.js';
-import { forEachPooled } from './pool.js';
+import { createOrFind } from '../domain/idempotent.js';
+import { forEachPooled } from '../domain/pool.js';
 import { mergeWithServer, type MergeMode } from './results.js';
-import { compareKeys } from './match.js';
+import { compareKeys } from '../domain/match.js';
 
 export interface ExistingExecution {
   id: string;

@@ -17,7 +17,7 @@ import {
   isFailing,
   readBaseline,
 } from './baseline.js';
-import type { CiIdentity } from './context.js';
+import type { CiIdentity } from '../domain/context.js';
 import type { CycleCounts } from './gate.js';
 import type { Notified, NotifyOptions } from './notify.js';
 import type { AutoQuarantineOptions } from './auto-quarantine.js';
@@ -29,7 +29,7 @@ import {
   type TriagedTest,
 } from './quarantine.js';
 import { DEFAULT_QUARANTINE_EXPIRY_DAYS } from '../shared/defaults.js';
-import type { CycleRef } from './series.js';
+import type { CycleRef } from '../domain/series.js';
 
 /** The gate's triage settings (part of GateOptions). */
 export interface TriageGateOptions {
@@ -47,7 +47,7 @@ export interface TriageGateOptions {
   baseline?: BaselineMode;
   /** The base branch's series a PR's run is compared with (default `Nightly {date}`). */
   baselineSeries?: string;
-  /** Where this run is (branch, PR, its target branch, commit): src/publish/context.ts. */
+  /** Where this run is (branch, PR, its target branch, commit): src/domain/context.ts. */
   ci?: CiIdentity;
   /** The automatic quarantine rule, applied before the gate (src/publish/auto-quarantine.ts). */
   autoQuarantine?: AutoQuarantineOptions;

@@ -26,7 +26,7 @@ export const DEFAULT_KEY_PATTERN = '\\b[A-Z][A-Z0-9_]*-T[0-9]+\\b';
 /**
  * The test's file relative to the workspace, then the test as its runner names it: the same for
  * every reporter of one runner (docs/architecture.md "Test identity"). Up to 0.1.0 it was
- * PREVIOUS_AUTOMATION_KEY of src/publish/match.ts.
+ * PREVIOUS_AUTOMATION_KEY of src/domain/match.ts.
  */
 export const DEFAULT_AUTOMATION_KEY = '{file} › {test}';
 

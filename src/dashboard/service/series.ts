@@ -24,10 +24,10 @@ import type { Resource, ServiceClient } from '../../client/client.js';
 import { MAX_PAGE_SIZE } from '../../client/client.js';
 import { ConfigError, ServiceError } from '../../shared/errors.js';
 import { f, type Filter, toFiltrQL } from '../../client/filter.js';
-import { cycleCounts, readGrouped } from '../../publish/gate.js';
+import { cycleCounts, readGrouped } from '../../domain/counts.js';
 import { countsFrom, type CycleCounts } from '../../schema/counts.js';
 import { DEFAULT_LAST } from '../../shared/defaults.js';
-import { matchesPattern, patternFilter } from '../../publish/series.js';
+import { matchesPattern, patternFilter } from '../../domain/series.js';
 import { EXECUTION_RESULTS, type ExecutionResult } from '../../schema/resources.js';
 import { quarantineOf } from '../../publish/quarantine.js';
 

@@ -3,8 +3,8 @@
  * client's counters (src/client/scheduler.ts RequestStats), shared by publish, gate, sync and the
  * quarantine commands.
  */
-import type { ServiceClient } from '../client/client.js';
-import type { RequestStats } from '../client/scheduler.js';
+import type { ServiceClient } from './client.js';
+import type { RequestStats } from './scheduler.js';
 
 export type RequestFigures = Pick<RequestStats, 'total' | 'byMethod' | 'retried' | 'rateLimited'>;
 

@@ -4,7 +4,7 @@
  * of the Space; this one is told apart by its `jti` when it is a JWT, else it is the only live one
  * (or every live one has the same role). The token itself is never sent anywhere but its header.
  */
-import type { ServiceClient } from '../client/client.js';
+import type { ServiceClient } from './client.js';
 import { ServiceError } from '../shared/errors.js';
 import { jtiOf } from '../shared/jwt.js';
 

@@ -45,7 +45,7 @@ const date = [
 
 /**
  * What each placeholder of docs/design.md `--cycle-name` stands for in a pattern, as its values are
- * rendered (src/publish/context.ts): a date is not any text, so a branch named like a nightly is not
+ * rendered (src/domain/context.ts): a date is not any text, so a branch named like a nightly is not
  * one of the nightlies. A placeholder this table does not know stands for any text.
  */
 const PLACEHOLDER_SHAPES: Record<string, Shape[]> = {
