@@ -2,8 +2,8 @@
  * --auto-quarantine FLIPS/CYCLES and --release-after K, driven through a series of nightlies in
  * the emulator: the rule quarantines a test that flipped, and releases it after clean cycles.
  */
-import { flipsOf, parseAutoQuarantine } from '../../src/publish/auto-quarantine.js';
-import { parseQuarantine, RULE_BY } from '../../src/publish/quarantine.js';
+import { flipsOf, parseAutoQuarantine } from '../../src/triage/auto-quarantine.js';
+import { parseQuarantine, RULE_BY } from '../../src/triage/quarantine.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { addQuarantine } from '../../src/publish/index.js';
 import { clientOf, closeAll, publishEmulator } from '../helpers/publish.js';

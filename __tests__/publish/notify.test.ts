@@ -117,7 +117,7 @@ test('--notify-users tells named users of every new failure; an unknown email is
 });
 
 test('a message names at most 10 new failures, then "and N more"', async () => {
-  const { notificationMessage } = await import('../../src/publish/notify.js');
+  const { notificationMessage } = await import('../../src/triage/notify.js');
   const tests = Array.from({ length: 12 }, (_, i) => ({
     caseId: String(i),
     key: `DEMO-T${i}`,

@@ -70,7 +70,7 @@ describe('request budget (docs/design.md "Publish: request budget")', () => {
           gate: { basis: 'executed', minPassRate: 0 },
         }),
       );
-      // The aggregate, and the read of the cycle's quarantined executions (src/publish/triage.ts).
+      // The aggregate, and the read of the cycle's quarantined executions (src/triage/triage.ts).
       expect(emu.stats().total).toBe(expected + 2);
     },
   );

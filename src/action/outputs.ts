@@ -103,7 +103,7 @@ export function setOutputs(result: PublishResult, secrets: Redactor): void {
       'rate-limited': result.requests.rateLimited,
       'dry-run': String(!!result.dryRun),
       'planned-requests': result.dryRun?.plannedRequests ?? '',
-      // Triage (src/publish/triage.ts): keys, one per line, so later steps can list them.
+      // Triage (src/triage/triage.ts): keys, one per line, so later steps can list them.
       quarantined: result.triage?.quarantined.length ?? 0,
       'new-failures': (result.triage?.newFailures ?? []).map((t) => t.key).join('\n'),
       fixed: (result.triage?.fixed ?? []).map((t) => t.key).join('\n'),

@@ -1,4 +1,4 @@
-/** `testcycle quarantine add|remove|list` (src/publish/quarantine.ts does the work). */
+/** `testcycle quarantine add|remove|list` (src/triage/quarantine.ts does the work). */
 import {
   quarantineSettings,
   requestsOf,

@@ -27,7 +27,7 @@ export interface TestRef {
   id: string;
   name: string;
   key?: string;
-  /** Quarantined (the case's quarantine field, src/publish/quarantine.ts), as the page marks it. */
+  /** Quarantined (the case's quarantine field, src/triage/quarantine.ts), as the page marks it. */
   quarantine?: QuarantineMark;
 }
 
@@ -156,7 +156,7 @@ export interface TestInfo {
   name: string;
   key?: string;
   automationKey?: string;
-  /** Its quarantine, when the case's quarantine field holds one (src/publish/quarantine.ts). */
+  /** Its quarantine, when the case's quarantine field holds one (src/triage/quarantine.ts). */
   quarantine?: QuarantineMark;
 }
 

@@ -196,7 +196,7 @@ export function demoSeed(): Seed {
     ],
     customFields: [
       { name: 'component', entity: 'test_cases', type: 'string' },
-      // Where `testcycle quarantine` keeps a quarantine (src/publish/quarantine.ts).
+      // Where `testcycle quarantine` keeps a quarantine (src/triage/quarantine.ts).
       { name: 'quarantine', entity: 'test_cases', type: 'string' },
     ],
   };

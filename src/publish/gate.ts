@@ -23,7 +23,7 @@ import {
   type TriageGateOptions,
   withoutQuarantinedIn,
   withoutTests,
-} from './triage.js';
+} from '../triage/index.js';
 
 export interface GateOptions extends TriageGateOptions {
   minPassRate?: number;
@@ -155,7 +155,7 @@ export function verdict(
 
 /**
  * The verdict on a cycle: its counts (one aggregate) without the quarantined tests, the triage
- * (src/publish/triage.ts) when there are thresholds, and the previous cycle's when a drop is checked.
+ * (src/triage/triage.ts) when there are thresholds, and the previous cycle's when a drop is checked.
  */
 export async function evaluateGate(
   client: ServiceClient,
@@ -208,7 +208,7 @@ export async function lookUpPrevious(
   cycle: Resource<'test_cycles'>,
   template: string,
   gate: Pick<GateOptions, 'basis' | 'filter'>,
-  /** Cases left out of the previous cycle's counts too (the quarantined, src/publish/triage.ts). */
+  /** Cases left out of the previous cycle's counts too (the quarantined, src/triage/triage.ts). */
   adjust?: (previousId: string, counts: CycleCounts) => Promise<CycleCounts>,
 ): Promise<PreviousCycle | NoPreviousCycle> {
   // Like with like: of a template that names {branch} or {pr}, this branch's (or PR's) cycles.

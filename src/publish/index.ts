@@ -122,10 +122,10 @@ export {
   type QuarantinedCase,
   type QuarantineView,
   type TriagedTest,
-} from './quarantine.js';
-export { findBaseline, readBaseline } from './baseline.js';
-export { readTriage, nameTests, type Triage, type TriageGateOptions } from './triage.js';
-export { quarantineSettings, type QuarantineSettings } from './settings.js';
+} from '../triage/index.js';
+export { findBaseline, readBaseline } from '../triage/index.js';
+export { readTriage, nameTests, type Triage, type TriageGateOptions } from '../triage/index.js';
+export { quarantineSettings, type QuarantineSettings } from '../triage/index.js';
 export {
   notifyNewFailures,
   notificationTitle,
@@ -134,7 +134,7 @@ export {
   type Notified,
   type NotifyOptions,
   type Recipient,
-} from './notify.js';
+} from '../triage/index.js';
 export { previousInSeries, type CycleRef } from '../domain/series.js';
 export {
   applyAutoQuarantine,
@@ -142,4 +142,4 @@ export {
   flipsOf,
   type AutoQuarantineOptions,
   type AutoQuarantineResult,
-} from './auto-quarantine.js';
+} from '../triage/index.js';

@@ -40,9 +40,9 @@ export { requestsOf };
 import { formatDuration, Progress, RequestTrail } from '../domain/progress.js';
 import { warningList } from '../domain/warnings.js';
 import { combineEntries, resultOf } from './results.js';
-import { type AutoQuarantineResult, ruleStep } from './auto-quarantine.js';
-import { type Notified, notifyWarnings, tellOwners } from './notify.js';
-import type { Triage } from './triage.js';
+import { type AutoQuarantineResult, ruleStep } from '../triage/index.js';
+import { type Notified, notifyWarnings, tellOwners } from '../triage/index.js';
+import type { Triage } from '../triage/index.js';
 import { planAfterWrites } from './dry-run.js';
 import { isStandIn, standInId } from '../domain/plan-cost.js';
 import type { PublishSettings } from './settings.js';
@@ -94,7 +94,7 @@ export interface PublishResult {
   collided?: Unmatched[];
   /** The cycle's NOT_EXECUTED executions no report entry touched, by test case (key and automationKey). */
   notExecuted?: string[];
-  /** Quarantined tests, and new failures against a baseline (src/publish/triage.ts), when gated. */
+  /** Quarantined tests, and new failures against a baseline (src/triage/triage.ts), when gated. */
   triage?: Triage;
   /** Who was told of the new failures (--notify; in a dry run, who would be). */
   notified?: Notified;

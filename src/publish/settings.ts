@@ -30,20 +30,9 @@ import { type CaseFieldMapping, parseCaseFields } from './case-fields.js';
 import type { KeyCollisionMode } from '../domain/collisions.js';
 import type { CaseNames } from './inventory.js';
 import type { CycleOptions } from '../domain/cycle.js';
-import {
-  ciContext,
-  ciIdentity,
-  type CiIdentity,
-  isPullRequest,
-  renderCycleName,
-  workspaceOf,
-} from '../domain/context.js';
-import { checkPatternPlaceholders } from '../domain/series.js';
+import { ciContext, ciIdentity, renderCycleName, workspaceOf } from '../domain/context.js';
 import type { GateOptions } from './gate.js';
-import type { TriageGateOptions } from './triage.js';
-import type { BaselineMode } from './baseline.js';
-import { untilSetting } from './quarantine.js';
-import { parseAutoQuarantine } from './auto-quarantine.js';
+import { triageGateSettings } from '../triage/index.js';
 import { checkAutomationKeyTemplate, keyPattern, type MatchOptions } from '../domain/match.js';
 import type { ErrorAs, FlakyMode, MergeMode } from './results.js';
 import type { OnRunError, RunnerOutcome, RunnerStatus } from './verdict.js';
@@ -156,78 +145,6 @@ export function gateSettings(src: SettingSource, env?: Env): GateOptions {
     basis: choice(src, 'pass-rate-basis'),
     filter: userFilterSetting(src, 'gate-filter'),
     ...triage,
-  };
-}
-
-/** `quarantine-field`: a custom field name, as a filter can name it (`customFields.<name>`). */
-export function quarantineFieldSetting(src: SettingSource): string {
-  const name = raw(src, 'quarantine-field')!;
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
-    throw new ConfigError(
-      'quarantine-field',
-      `"${name}" is not a custom field name a filter can name: letters, digits and _, not starting with a digit.`,
-    );
-  return name;
-}
-
-/** The gate's triage settings (src/publish/triage.ts): quarantine field, new failures, baseline. */
-function triageGateSettings(
-  src: SettingSource,
-  series: string | undefined,
-  ci: CiIdentity | undefined,
-): TriageGateOptions {
-  const maxNewFailures = numeric(src, 'max-new-failures');
-  const baselineCycle = raw(src, 'baseline-cycle');
-  const baseline = choice<BaselineMode>(src, 'baseline');
-  const baselineSeries = raw(src, 'baseline-series')!;
-  checkPatternPlaceholders(baselineSeries, 'baseline-series');
-  if (baselineCycle) checkPatternPlaceholders(baselineCycle, 'baseline-cycle');
-  const users = listSetting(src, 'notify-users').flatMap((u) => u.split(','));
-  const notify = { owners: choice(src, 'notify') === 'owners', users: users.map((u) => u.trim()) };
-  for (const email of notify.users)
-    if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.includes('{$'))
-      throw new ConfigError('notify-users', `"${email}" is not an email address.`);
-  const notifying = notify.owners || notify.users.length > 0;
-  const source = baselineCycle
-    ? 'cycle'
-    : baseline === 'auto'
-      ? isPullRequest(ci)
-        ? 'series'
-        : 'previous'
-      : baseline;
-  if ((maxNewFailures !== undefined || notifying) && source === 'previous' && !series)
-    throw new ConfigError(
-      maxNewFailures !== undefined ? 'max-new-failures' : 'notify',
-      (w) =>
-        `needs a baseline: ${w.name('cycle-name')} (its template names the series whose previous cycle is compared), ${w.name('baseline-cycle')}, or ${w.value('baseline', 'series')} (the latest complete cycle of ${w.name('baseline-series')}).`,
-    );
-  const rule = raw(src, 'auto-quarantine');
-  const releaseAfter = numeric(src, 'release-after');
-  const autoQuarantine = {
-    ...(rule ? { rule: parseAutoQuarantine(rule) } : {}),
-    ...(releaseAfter === undefined ? {} : { releaseAfter }),
-  };
-  const ruling = rule !== undefined || releaseAfter !== undefined;
-  if (ruling && !series)
-    throw new ConfigError(
-      rule !== undefined ? 'auto-quarantine' : 'release-after',
-      (w) =>
-        `needs ${w.name('cycle-name')}: its template names the series whose cycles are looked at, e.g. "Nightly {date}".`,
-    );
-  return {
-    ...(ruling ? { autoQuarantine } : {}),
-    quarantineField: quarantineFieldSetting(src),
-    quarantineExpiryDays: numericWithDefault(src, 'quarantine-expiry-days'),
-    // The action passes every input's default, so "given" is "names another field than the default".
-    ...(quarantineFieldSetting(src) !== spec('quarantine-field').default
-      ? { quarantineFieldGiven: true }
-      : {}),
-    ...(maxNewFailures === undefined ? {} : { maxNewFailures }),
-    ...(baselineCycle ? { baselineCycle } : {}),
-    baseline,
-    baselineSeries,
-    ...(ci ? { ci } : {}),
-    ...(notifying ? { notify } : {}),
   };
 }
 
@@ -404,33 +321,3 @@ export function caseFieldsSetting(src: SettingSource): CaseFieldMapping | undefi
   return mapping === undefined ? undefined : parseCaseFields(mapping, 'case-fields');
 }
 
-/** `quarantine add|remove|list` and mode quarantine (src/publish/quarantine.ts). */
-export interface QuarantineSettings {
-  action: 'add' | 'remove' | 'list';
-  field: string;
-  caseKey?: string;
-  reason?: string;
-  until?: string;
-  /** A quarantine without until ends this many days after it was set (0: never). */
-  expiryDays: number;
-}
-
-export function quarantineSettings(
-  src: SettingSource,
-  action: QuarantineSettings['action'],
-  now: Date,
-): QuarantineSettings {
-  const field = quarantineFieldSetting(src);
-  const expiryDays = numericWithDefault(src, 'quarantine-expiry-days');
-  if (action === 'list') return { action, field, expiryDays };
-  const caseKey = required(src, 'case-key', 'the key of the test case, e.g. DEMO-T12.');
-  if (action === 'remove') return { action, field, caseKey, expiryDays };
-  return {
-    action,
-    field,
-    expiryDays,
-    caseKey,
-    reason: required(src, 'reason', 'why the test is quarantined, e.g. "flaky: races the cache".'),
-    until: untilSetting(raw(src, 'until'), now),
-  };
-}

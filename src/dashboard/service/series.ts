@@ -29,7 +29,7 @@ import { countsFrom, type CycleCounts } from '../../schema/counts.js';
 import { DEFAULT_LAST } from '../../shared/defaults.js';
 import { matchesPattern, patternFilter } from '../../domain/series.js';
 import { EXECUTION_RESULTS, type ExecutionResult } from '../../schema/resources.js';
-import { quarantineOf } from '../../publish/quarantine.js';
+import { quarantineOf } from '../../triage/index.js';
 
 import type {
   CycleHistory,

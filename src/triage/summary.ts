@@ -5,7 +5,9 @@
  */
 import type { QuarantineView, TriagedTest } from './quarantine.js';
 import type { Notified } from './notify.js';
-import type { Triage } from './triage.js';
+import { oneLine } from '../shared/redact.js';
+import { MAX_NAMED, nameTests, type Triage } from './model.js';
+import { quarantineTerms } from './quarantine.js';
 
 export function triageSections(
   triage: Triage | undefined,
@@ -68,4 +70,40 @@ export function triageSections(
     );
   }
   return [...sections, ...told];
+}
+
+/** The triage in the CLI's human output: one line per list, each bounded; who was told. */
+export function triageLines(triage: Triage | undefined, notified?: Notified): string[] {
+  const told = notified?.recipients.length
+    ? [
+        `notified: ${notified.recipients.map((r) => `${oneLine(r.who)} (${r.outcome}${r.reason ? `: ${r.reason}` : ''})`).join(', ')}`,
+        ...(notified.problem ? [`notifications: ${notified.problem}`] : []),
+        ...(notified.unknownUsers.length
+          ? [`notify-users: no user has ${notified.unknownUsers.join(', ')}`]
+          : []),
+      ]
+    : [];
+  if (!triage) return told;
+  const line = (label: string, tests: TriagedTest[]) =>
+    tests.length ? [`${label} (${tests.length}): ${nameTests(tests)}`] : [];
+  const quarantined = triage.quarantined.length
+    ? [
+        `quarantined, not counted (${triage.quarantined.length}): ${nameTests(triage.quarantined)}`,
+        ...triage.quarantined
+          .slice(0, MAX_NAMED)
+          .map(
+            (t) => `  ${t.key}: ${t.quarantine ? quarantineTerms(t.quarantine).join(', ') : ''}`,
+          ),
+      ]
+    : [];
+  return [
+    ...line(
+      `new failures${triage.baseline ? ` against ${triage.baseline.key}` : ''}`,
+      triage.newFailures,
+    ),
+    ...line('still failing', triage.stillFailing),
+    ...line('fixed', triage.fixed),
+    ...quarantined,
+    ...told,
+  ];
 }

@@ -6,7 +6,7 @@
  * (`inAppEnabled: false`, docs/service-api.md 2.3) gets none. Each test is told once per recipient
  * and cycle, whichever run finds it: a re-run sends nothing twice, and the second matrix leg's new
  * failure is told although the first leg told of its own. Quarantined tests are never new failures
- * (src/publish/triage.ts), so they notify no one.
+ * (src/triage/triage.ts), so they notify no one.
  *
  * Best effort: telling people never changes the run's verdict. A recipient who cannot be told (an
  * owner who left the Space, a 409 or 403 to the POST, a read that failed) is `not sent` with the
@@ -20,8 +20,8 @@ import { createOrFind } from '../domain/idempotent.js';
 import { MAX_FILTER_CHARS } from '../domain/match.js';
 import type { TriagedTest } from './quarantine.js';
 import type { CycleRef } from '../domain/series.js';
-import { cell } from './summary.js';
-import { MAX_NAMED, type Triage } from './triage.js';
+import { cell } from '../shared/markdown.js';
+import { MAX_NAMED, type Triage } from './model.js';
 
 /** The notification type of docs/service-api.md 2.2 these notifications carry. */
 export const NOTIFICATION_TYPE = 'EXECUTION_COMPLETED';

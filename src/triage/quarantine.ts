@@ -13,7 +13,6 @@ import { oneLine } from '../shared/redact.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { DEFAULT_QUARANTINE_EXPIRY_DAYS } from '../shared/defaults.js';
 import { MAX_FILTER_CHARS } from '../domain/match.js';
-import type { QuarantineSettings } from './settings.js';
 
 /** The path of the Space's custom field definitions (docs/service-api.md 2.10). */
 export const CUSTOM_FIELDS_PATH = '/service_custom_field';
@@ -477,6 +476,17 @@ export function describeQuarantine(q: QuarantinedCase): string {
   ];
   const state = v.invalidUntil || q.active ? '' : ' (expired: counted again)';
   return `${q.key} "${q.name}": ${v.reason || '(no reason)'}${terms.map((t) => `, ${t}`).join('')}${state}`;
+}
+
+/** `quarantine add|remove|list` and mode quarantine. */
+export interface QuarantineSettings {
+  action: 'add' | 'remove' | 'list';
+  field: string;
+  caseKey?: string;
+  reason?: string;
+  until?: string;
+  /** A quarantine without until ends this many days after it was set (0: never). */
+  expiryDays: number;
 }
 
 /** Shared by the CLI and the action's mode quarantine. */

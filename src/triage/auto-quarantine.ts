@@ -2,7 +2,7 @@
  * The automatic quarantine rule (`--auto-quarantine FLIPS/CYCLES`, `--release-after K`): a test
  * failing now whose result flipped between pass and fail at least FLIPS times in the last CYCLES
  * cycles of the series is quarantined, with the rule as its reason and `by`
- * (src/publish/quarantine.ts RULE_BY); a quarantine the rule set is removed once the test PASSED in
+ * (src/triage/quarantine.ts RULE_BY); a quarantine the rule set is removed once the test PASSED in
  * each of the last K cycles. Only the rule's own quarantines are released: a person's stays.
  *
  * Requests: the series' newest cycles (one page), their FAILED and BLOCKED executions (one paged

@@ -1,6 +1,6 @@
 /**
  * What the gate adds for triage: quarantined cases left out of every threshold
- * (src/publish/quarantine.ts), and new failures against a baseline cycle (src/publish/baseline.ts),
+ * (src/triage/quarantine.ts), and new failures against a baseline cycle (src/triage/baseline.ts),
  * with the tests still failing and those fixed. Requests: one paged read of the cycle's
  * quarantined (and, for new failures, failing) executions with their cases; for new failures the
  * baseline's lookup, one paged read of its executions, and one `in` read of the fixed candidates.
@@ -10,77 +10,12 @@ import { f, type Filter } from '../client/filter.js';
 import { oneLine } from '../shared/redact.js';
 import { ConfigError } from '../shared/errors.js';
 import type { ExecutionResult } from '../schema/resources.js';
-import {
-  type BaselineMode,
-  baselineSource,
-  findBaseline,
-  isFailing,
-  readBaseline,
-} from './baseline.js';
-import type { CiIdentity } from '../domain/context.js';
-import type { CycleCounts } from './gate.js';
-import type { Notified, NotifyOptions } from './notify.js';
-import type { AutoQuarantineOptions } from './auto-quarantine.js';
-import { DEFAULT_QUARANTINE_FIELD } from '../shared/defaults.js';
-import {
-  quarantineTerms,
-  readCasesInCycle,
-  readGateExecutions,
-  type TriagedTest,
-} from './quarantine.js';
-import { DEFAULT_QUARANTINE_EXPIRY_DAYS } from '../shared/defaults.js';
-import type { CycleRef } from '../domain/series.js';
-
-/** The gate's triage settings (part of GateOptions). */
-export interface TriageGateOptions {
-  /** The test-case custom field holding quarantines; default `quarantine`. */
-  quarantineField?: string;
-  /** A quarantine without until ends this many days after it was set (default 30; 0: never). */
-  quarantineExpiryDays?: number;
-  /** The field is not the default one: a Space that refuses it is said in a note. */
-  quarantineFieldGiven?: boolean;
-  /** Fail when more tests fail now that passed (or had no execution) in the baseline. */
-  maxNewFailures?: number;
-  /** The baseline cycle by key or name, or a pattern's latest complete cycle; wins over `baseline`. */
-  baselineCycle?: string;
-  /** `auto` (default): a PR's run against `baselineSeries`, any other against its previous cycle. */
-  baseline?: BaselineMode;
-  /** The base branch's series a PR's run is compared with (default `Nightly {date}`). */
-  baselineSeries?: string;
-  /** Where this run is (branch, PR, its target branch, commit): src/domain/context.ts. */
-  ci?: CiIdentity;
-  /** The automatic quarantine rule, applied before the gate (src/publish/auto-quarantine.ts). */
-  autoQuarantine?: AutoQuarantineOptions;
-  /** Tell owners or named users of the new failures (src/publish/notify.ts). */
-  notify?: NotifyOptions;
-  /** The clock that decides whether a quarantine's `until` is past (tests inject one). */
-  now?: () => Date;
-}
-
-/** A cycle's triage, as results, summaries and outputs show it. */
-export interface Triage {
-  /** Tests under an active quarantine: their results are in no count and no threshold. */
-  quarantined: TriagedTest[];
-  /** The baseline compared with (max-new-failures), when one was found. */
-  baseline?: CycleRef;
-  /** FAILED or BLOCKED now; PASSED, not run, or without an execution in the baseline. */
-  newFailures: TriagedTest[];
-  /** FAILED or BLOCKED now and in the baseline. */
-  stillFailing: TriagedTest[];
-  /** FAILED or BLOCKED in the baseline, PASSED now. */
-  fixed: TriagedTest[];
-  /** Days a quarantine without until counts (quarantine-expiry-days; 0: until only). */
-  quarantineExpiryDays?: number;
-}
-
-/** How many tests a reason or a message names before "and N more". */
-export const MAX_NAMED = 10;
-
-/** `DEMO-T2 "B", DEMO-T3 "C" and 3 more`: bounded, each name on one line. */
-export function nameTests(tests: TriagedTest[], max = MAX_NAMED): string {
-  const shown = tests.slice(0, max).map((t) => `${t.key} "${oneLine(t.name)}"`);
-  return `${shown.join(', ')}${tests.length > max ? ` and ${tests.length - max} more` : ''}`;
-}
+import { baselineSource, findBaseline, isFailing, readBaseline } from './baseline.js';
+import type { CycleCounts } from '../schema/counts.js';
+import { MAX_NAMED, nameTests, type Triage } from './model.js';
+import type { TriageGateOptions } from './options.js';
+import { DEFAULT_QUARANTINE_EXPIRY_DAYS, DEFAULT_QUARANTINE_FIELD } from '../shared/defaults.js';
+import { readCasesInCycle, readGateExecutions, type TriagedTest } from './quarantine.js';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -214,40 +149,4 @@ export function withoutQuarantinedIn(
     ids.length
       ? withoutTests(counts, await readCasesInCycle(client, previousId, ids, gateFilterOf(gate)))
       : counts;
-}
-
-/** The triage in the CLI's human output: one line per list, each bounded; who was told. */
-export function triageLines(triage: Triage | undefined, notified?: Notified): string[] {
-  const told = notified?.recipients.length
-    ? [
-        `notified: ${notified.recipients.map((r) => `${oneLine(r.who)} (${r.outcome}${r.reason ? `: ${r.reason}` : ''})`).join(', ')}`,
-        ...(notified.problem ? [`notifications: ${notified.problem}`] : []),
-        ...(notified.unknownUsers.length
-          ? [`notify-users: no user has ${notified.unknownUsers.join(', ')}`]
-          : []),
-      ]
-    : [];
-  if (!triage) return told;
-  const line = (label: string, tests: TriagedTest[]) =>
-    tests.length ? [`${label} (${tests.length}): ${nameTests(tests)}`] : [];
-  const quarantined = triage.quarantined.length
-    ? [
-        `quarantined, not counted (${triage.quarantined.length}): ${nameTests(triage.quarantined)}`,
-        ...triage.quarantined
-          .slice(0, MAX_NAMED)
-          .map(
-            (t) => `  ${t.key}: ${t.quarantine ? quarantineTerms(t.quarantine).join(', ') : ''}`,
-          ),
-      ]
-    : [];
-  return [
-    ...line(
-      `new failures${triage.baseline ? ` against ${triage.baseline.key}` : ''}`,
-      triage.newFailures,
-    ),
-    ...line('still failing', triage.stillFailing),
-    ...line('fixed', triage.fixed),
-    ...quarantined,
-    ...told,
-  ];
 }
