@@ -320,4 +320,3 @@ export function caseFieldsSetting(src: SettingSource): CaseFieldMapping | undefi
   const mapping = raw(src, 'case-fields');
   return mapping === undefined ? undefined : parseCaseFields(mapping, 'case-fields');
 }
-
