@@ -18,7 +18,7 @@ import {
 import { settingOf, THRESHOLD_KEYS } from '../../src/settings/table.js';
 import { OVERRIDES } from '../../src/domain/context.js';
 import { compareKeys, matchTests } from '../../src/domain/match.js';
-import { makePlan } from '../../src/publish/sync.js';
+import { makePlan } from '../../src/publish/writes.js';
 import { testOf } from '../helpers/publish.js';
 
 describe('grouped aggregate shapes (docs/service-api.md 4.3, 4.6: the grouped shape is not documented)', () => {

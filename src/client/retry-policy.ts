@@ -4,7 +4,7 @@ import { DEFAULT_MAX_WAIT_MS, DEFAULT_RETRY_BASE_MS } from '../shared/defaults.j
  * Every retry budget of the client in one place (docs/architecture.md "Retry policy"). The
  * Scheduler spends the per-request budgets (faults, refused connections, 429s, waits); the 412
  * loop (client.ts updateWithRetry), the create-or-find loop (src/domain/idempotent.ts) and the
- * second round of a publish (src/publish/sync.ts writePlan) read theirs from the same object, so a
+ * second round of a publish (src/publish/writes.ts writePlan) read theirs from the same object, so a
  * run's worst case can be stated and tested (`worstCaseRequests`).
  */
 
@@ -66,7 +66,7 @@ export function worstCaseAttempts(policy: RetryPolicy): number {
 
 /**
  * The most requests one execution's write can cost before the run gives up on it, by the
- * pipeline's structure (src/publish/sync.ts): in each of the two rounds, a look (one GET when
+ * pipeline's structure (src/publish/writes.ts): in each of the two rounds, a look (one GET when
  * the second round looks first), up to `createAttempts` creates each followed by a look, then
  * `conflictRounds` read + PATCH pairs. Every one of those requests may spend its own retries.
  */

@@ -6,7 +6,7 @@
  * Sync writes only what it owns and keeps what a person wrote (src/publish/ownership.ts; steps
  * matched by their text: src/publish/steps.ts). Every PATCH merges against the record it read
  * (docs/architecture.md "Writes after reads"): a field someone else changed in between is judged
- * again, never overwritten by accident. Nothing here is about executions: src/publish/sync.ts
+ * again, never overwritten by accident. Nothing here is about executions: src/publish/writes.ts
  * writes those.
  */
 import { type Resource, type ServiceClient, updateWithRetry } from '../client/client.js';

@@ -7,7 +7,7 @@ import { f } from '../client/filter.js';
 import { ConfigError, ServiceError } from '../shared/errors.js';
 import { oneLine } from '../shared/redact.js';
 import type { ResolvedCycle } from '../domain/cycle.js';
-import { makePlan, readExecutions, writePlan } from './sync.js';
+import { makePlan, readExecutions, writePlan } from './writes.js';
 
 export async function populateCycle(
   client: ServiceClient,

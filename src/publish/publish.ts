@@ -63,7 +63,7 @@ import {
   planCost,
   readCycleContents,
   writePlan,
-} from './sync.js';
+} from './writes.js';
 
 /** The settings of settings.ts (flags and inputs), the reports, and what the caller wires in. */
 export interface PublishOptions extends Omit<PublishSettings, 'gate' | 'format'> {
