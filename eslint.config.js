@@ -36,7 +36,7 @@ const LAYERS = [
   },
   {
     zone: 'src/client/**',
-    forbidden: ['publish', 'parsers', 'emulator', 'dashboard', 'settings', ...ADAPTERS],
+    forbidden: ['publish', 'parsers', 'emulator', 'dashboard', ...ADAPTERS],
     why: 'the client knows the service, not the pipeline; shared pieces are in src/shared.',
   },
   {

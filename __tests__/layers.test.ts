@@ -30,7 +30,7 @@ describe('a wrong import fails lint with the layer it breaks', () => {
     ['src/dashboard/html.ts', "import { readSeries } from './service/series.js';", './service'],
     ['src/dashboard/analyze.ts', "import { passRate } from '../publish/gate.js';", 'src/publish'],
     ['src/client/x.ts', "import { publish } from '../publish/index.js';", 'src/publish'],
-    ['src/client/x.ts', "import { SETTINGS } from '../settings/index.js';", 'src/settings'],
+    ['src/parsers/x.ts', "import { SETTINGS } from '../settings/index.js';", 'src/settings'],
     ['src/shared/x.ts', "import { f } from '../client/filter.js';", 'src/client'],
     ['src/shared/x.ts', "import { SETTINGS } from '../settings/index.js';", 'src/settings'],
     [

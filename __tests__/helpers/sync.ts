@@ -1,4 +1,4 @@
-/** Building blocks for sync tests (src/publish/inventory.ts): options, seeds, the Space's cases and steps. */
+/** Building blocks for sync tests (src/inventory/sync.ts): options, seeds, the Space's cases and steps. */
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { settingsFrom, syncSettings, type SyncOptions } from '../../src/publish/index.js';
 import type { TestResult } from '../../src/parsers/model.js';

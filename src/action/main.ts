@@ -29,9 +29,9 @@ import {
   reportSettings,
   type PublishResult,
 } from '../publish/index.js';
-import { describeSyncResult, sync } from '../publish/inventory.js';
-import { syncSettings } from '../publish/sync-settings.js';
-import { renderSyncSummary } from '../publish/sync-summary.js';
+import { describeSyncResult, sync } from '../inventory/index.js';
+import { syncSettings } from '../inventory/index.js';
+import { renderSyncSummary } from '../inventory/index.js';
 import type { ParsedReport } from '../parsers/index.js';
 import { choice, flag, idleSettings, type Mode } from '../settings/index.js';
 import { commentOnPullRequest } from './comment.js';

@@ -6,7 +6,7 @@
 import * as core from '@actions/core';
 import { clip, neutralise, oneLine, plainText, type Redactor } from '../shared/redact.js';
 import { failedTests, gateOutcome, type PublishResult } from '../publish/index.js';
-import type { SyncResult } from '../publish/inventory.js';
+import type { SyncResult } from '../inventory/index.js';
 import type { ParsedReport, TestResult } from '../parsers/model.js';
 
 /**

@@ -1,7 +1,7 @@
-/** `testcycle sync`: the Space's test cases kept in step with the reports (src/publish/inventory.ts). */
+/** `testcycle sync`: the Space's test cases kept in step with the reports (src/inventory/sync.ts). */
 import { readReportSet, reportSettings, clientSettings } from '../publish/index.js';
-import { describeSyncResult, sync } from '../publish/inventory.js';
-import { syncSettings } from '../publish/sync-settings.js';
+import { describeSyncResult, sync } from '../inventory/index.js';
+import { syncSettings } from '../inventory/index.js';
 import { cliWords } from './flags.js';
 import type { CommandContext } from './main.js';
 import { interruption, withClient } from './service-commands.js';

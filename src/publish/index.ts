@@ -56,14 +56,12 @@ export {
   gateSettings,
   cycleSettings,
   createCycleSettings,
-  clientSettings,
   reportSettings,
-  userFilterSetting,
   type PublishSettings,
-  type ClientSettings,
   type ReportSettings,
   type CreateCycleSettings,
 } from './settings.js';
+export { clientSettings, userFilterSetting, type ClientSettings } from '../client/settings.js';
 export { settingsFrom, type SettingSource } from '../shared/setting-readers.js';
 export { readReportSet } from './reports.js';
 export {
@@ -93,19 +91,19 @@ export {
   type SyncResult,
   type CaseRef,
   type CaseNames,
-} from './inventory.js';
-export { syncSettings, type SyncSettings } from './sync-settings.js';
-export { planSteps } from './steps.js';
-export type { Kept, KeptWhy } from './ownership.js';
+} from '../inventory/index.js';
+export { syncSettings, type SyncSettings } from '../inventory/index.js';
+export { planSteps } from '../inventory/index.js';
+export type { Kept, KeptWhy } from '../inventory/index.js';
 export type {
   LikelyRename,
   RetireCandidate,
   RetireMax,
   RetireOptions,
   RetireReport,
-} from './retire.js';
-export { renderSyncSummary } from './sync-summary.js';
-export { parseCaseFields, type CaseFieldMapping } from './case-fields.js';
+} from '../inventory/index.js';
+export { renderSyncSummary } from '../inventory/index.js';
+export { parseCaseFields, type CaseFieldMapping } from '../inventory/index.js';
 export {
   addQuarantine,
   removeQuarantine,

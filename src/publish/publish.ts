@@ -33,7 +33,7 @@ import {
   type MatchResult,
   type Unmatched,
 } from '../domain/match.js';
-import { describeSyncResult, sync, type SyncResult } from './inventory.js';
+import { describeSyncResult, sync, type SyncResult } from '../inventory/index.js';
 import { requestsOf, type RequestFigures } from '../client/requests.js';
 
 export { requestsOf };
@@ -245,7 +245,7 @@ function verdictFieldsOf(options: PublishOptions): Pick<PublishResult, 'runError
 }
 
 /**
- * publish --sync: the run's test cases created and updated as sync does (src/publish/inventory.ts)
+ * publish --sync: the run's test cases created and updated as sync does (src/inventory/sync.ts)
  * before the results are written; a publish never archives.
  */
 async function syncCases(run: Run, projectId: string): Promise<Pick<PublishResult, 'sync'>> {

@@ -1,18 +1,13 @@
 /**
- * The pipeline's own settings (client, reports, gate, cycle, publish, quarantine), read by their
+ * The pipeline's own settings (reports, gate, cycle, publish), read by their
  * keys in the settings table (src/settings/table.ts: types, defaults, bounds, choices) with the generic
  * readers bound to it (src/shared/setting-readers.ts). Each adapter supplies a SettingSource;
  * errors name the setting by key, and the adapter renders it (`--max-failed`, input `max-failed`).
  * Everything is checked here, before a report is read or a request sent.
  */
-import { normalizeBaseUrl } from '../client/base-url.js';
-import type { ClientOptions } from '../client/client.js';
 import { ConfigError, UsageError } from '../shared/errors.js';
-import type { RateLimit } from '../shared/rate.js';
-import { oneLine, type Redactor } from '../shared/redact.js';
+import type { Redactor } from '../shared/redact.js';
 import { listSetting, type SettingSource } from '../shared/setting-readers.js';
-import { f } from '../client/filter.js';
-import type { RetryPolicy } from '../client/retry-policy.js';
 import type { CycleStatus } from '../schema/resources.js';
 import {
   choice,
@@ -21,60 +16,23 @@ import {
   jsonSetting,
   numeric,
   numericWithDefault,
-  rateSetting,
   required,
   settingValue as raw,
   THRESHOLD_KEYS,
 } from '../settings/index.js';
-import { type CaseFieldMapping, parseCaseFields } from './case-fields.js';
+import { userFilterSetting } from '../client/settings.js';
 import type { KeyCollisionMode } from '../domain/collisions.js';
-import type { CaseNames } from './inventory.js';
 import type { CycleOptions } from '../domain/cycle.js';
-import { ciContext, ciIdentity, renderCycleName, workspaceOf } from '../domain/context.js';
-import type { GateOptions } from './gate.js';
+import { ciContext, ciIdentity, renderCycleName } from '../domain/context.js';
+import type { MatchOptions } from '../domain/match.js';
+import { matchSettings } from '../domain/settings.js';
+import { caseWriteSettings, type CaseFieldMapping, type CaseNames } from '../inventory/index.js';
 import { triageGateSettings } from '../triage/index.js';
-import { checkAutomationKeyTemplate, keyPattern, type MatchOptions } from '../domain/match.js';
+import type { GateOptions } from './gate.js';
 import type { ErrorAs, FlakyMode, MergeMode } from './results.js';
 import type { OnRunError, RunnerOutcome, RunnerStatus } from './verdict.js';
 
 type Env = Record<string, string | undefined>;
-
-/** A FiltrQL filter the user wrote, checked before any request (it is combined as parsed, see f.user). */
-export function userFilterSetting(src: SettingSource, key: string): string | undefined {
-  const v = raw(src, key);
-  if (v !== undefined) f.user(v, key);
-  return v;
-}
-
-/** The client of a run: address, token and pace, checked before anything is read or sent. */
-export type ClientSettings = Required<
-  Pick<ClientOptions, 'token' | 'concurrency' | 'timeoutMs'>
-> & {
-  baseUrl: URL;
-  rateLimit: RateLimit;
-  verbose: boolean;
-  retry: Pick<RetryPolicy, 'retryBaseMs' | 'rateLimitBaseMs' | 'maxWaitMs'>;
-};
-
-export function clientSettings(src: SettingSource): ClientSettings {
-  const baseUrl = required(src, 'base-url', 'the address of your region.');
-  const token = required(src, 'token', 'the API token, from your CI secret store.');
-  const retryBaseMs = numericWithDefault(src, 'retry-base-ms');
-  return {
-    baseUrl: normalizeBaseUrl(baseUrl, 'base-url'),
-    token,
-    concurrency: numericWithDefault(src, 'concurrency'),
-    timeoutMs: numericWithDefault(src, 'timeout-ms'),
-    rateLimit: rateSetting(src, 'rate-limit'),
-    verbose: flag(src, 'verbose'),
-    // The 429 backoff keeps its ratio to the fault backoff (src/client/retry-policy.ts).
-    retry: {
-      retryBaseMs,
-      rateLimitBaseMs: 2 * retryBaseMs,
-      maxWaitMs: numericWithDefault(src, 'max-wait-ms'),
-    },
-  };
-}
 
 /** Which reports to read, and how. */
 export interface ReportSettings {
@@ -208,7 +166,7 @@ export interface PublishSettings {
   dryRun: boolean;
   gate: GateOptions;
   format: string;
-  /** publish --sync: sync's creates and updates first (src/publish/inventory.ts), never retiring. */
+  /** publish --sync: sync's creates and updates first (src/inventory/sync.ts), never retiring. */
   sync: boolean;
   caseFields?: CaseFieldMapping;
   /** publish --sync: how sync names the cases (absent: `key`). */
@@ -224,18 +182,6 @@ export interface PublishSettings {
   onRunError?: OnRunError;
   /** How the test runner ended, where the CI said (runner-outcome, runner-exit-code). */
   runner?: RunnerStatus;
-}
-
-/** How tests find their cases (publish and sync): key pattern, key template, workspace. */
-export function matchSettings(src: SettingSource, env: Env): MatchOptions {
-  const automationKey = raw(src, 'automation-key')!;
-  checkAutomationKeyTemplate(automationKey, 'automation-key');
-  return {
-    keyPattern: keyPattern(raw(src, 'key-pattern'), 'key-pattern'),
-    automationKey,
-    createMissingCases: flag(src, 'create-missing-cases'),
-    workspace: workspaceOf(raw(src, 'workspace'), env),
-  };
 }
 
 export function publishSettings(src: SettingSource, env: Env, secrets?: Redactor): PublishSettings {
@@ -260,25 +206,6 @@ export function publishSettings(src: SettingSource, env: Env, secrets?: Redactor
     ...caseWriteSettings(src),
     onRunError: choice(src, 'on-run-error'),
     ...runnerSetting(src),
-  };
-}
-
-/** How sync writes a test case, for sync and publish --sync (docs/design.md "Sync: what sync owns"). */
-export function caseWriteSettings(
-  src: SettingSource,
-): Pick<PublishSettings, 'caseFields' | 'caseNames' | 'replaceSteps' | 'ownershipField'> {
-  const caseFields = caseFieldsSetting(src);
-  const ownershipField = raw(src, 'ownership-field')?.trim() || undefined;
-  if (ownershipField && caseFields?.some((r) => r.field === ownershipField))
-    throw new ConfigError(
-      'ownership-field',
-      `${oneLine(ownershipField)} is mapped by case-fields too; sync's record needs a custom field of its own.`,
-    );
-  return {
-    caseFields,
-    caseNames: choice(src, 'case-names'),
-    replaceSteps: flag(src, 'replace-steps'),
-    ownershipField,
   };
 }
 
@@ -313,10 +240,4 @@ export function runnerSetting(src: SettingSource): { runner?: RunnerStatus } {
       value: String(code),
     },
   };
-}
-
-/** `case-fields`, parsed (syntax only; the Space's fields are checked before the first write). */
-export function caseFieldsSetting(src: SettingSource): CaseFieldMapping | undefined {
-  const mapping = raw(src, 'case-fields');
-  return mapping === undefined ? undefined : parseCaseFields(mapping, 'case-fields');
 }

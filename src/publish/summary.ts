@@ -11,7 +11,7 @@ import type { ParsedReport, TestResult } from '../parsers/model.js';
 import type { Unmatched } from '../domain/match.js';
 import type { PublishResult } from './publish.js';
 import { describeRuleChanges } from '../triage/index.js';
-import { renderSyncSection } from './sync-summary.js';
+import { renderSyncSection } from '../inventory/index.js';
 import { triageSections } from '../triage/index.js';
 import type { ReportRunError } from './verdict.js';
 

@@ -6,7 +6,7 @@ import type { ServiceClient } from '../../client/client.js';
 import { ConfigError } from '../../shared/errors.js';
 import type { SettingSource } from '../../shared/setting-readers.js';
 import { flag, numeric, outputFile, text } from '../../settings/index.js';
-import { userFilterSetting } from '../../publish/settings.js';
+import { userFilterSetting } from '../../client/settings.js';
 import { quarantineFieldSetting } from '../../triage/index.js';
 import { analyze } from '../analyze.js';
 import { renderHtml } from '../html.js';

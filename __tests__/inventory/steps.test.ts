@@ -1,8 +1,8 @@
 /**
- * Steps matched by their text (src/publish/steps.ts, docs/design.md "Sync: what sync owns"): the
+ * Steps matched by their text (src/inventory/steps.ts, docs/design.md "Sync: what sync owns"): the
  * plan of each edit, as the writes it takes. A step is `text@number`, its id the text it had.
  */
-import { planSteps, sequenceNumbers, type ExistingStep } from '../../src/publish/steps.js';
+import { planSteps, sequenceNumbers, type ExistingStep } from '../../src/inventory/steps.js';
 
 const existing = (...steps: string[]): ExistingStep[] =>
   steps.map((s) => {

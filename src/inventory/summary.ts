@@ -4,7 +4,8 @@
  * summary carries (src/publish/summary.ts). Case names and values come from reports and the
  * service: escaped as data, never Markdown.
  */
-import type { CaseRef, SyncResult } from './inventory.js';
+import type { SyncResult } from './sync.js';
+import type { CaseRef } from './model.js';
 import { type Kept, keptDetail, keptHints } from './ownership.js';
 import { render } from '../shared/errors.js';
 import { markdownCell } from '../shared/markdown.js';

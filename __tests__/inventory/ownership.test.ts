@@ -12,7 +12,7 @@ import {
   settingsFrom,
   sync,
 } from '../../src/publish/index.js';
-import { renderSyncSection, renderSyncSummary } from '../../src/publish/sync-summary.js';
+import { renderSyncSection, renderSyncSummary } from '../../src/inventory/summary.js';
 import { markdownCell } from '../../src/shared/markdown.js';
 import { marked } from 'marked';
 import type { TestResult, TestStep } from '../../src/parsers/model.js';

@@ -1,6 +1,6 @@
 /**
  * sync --retire-missing archives only what a run proves gone, only in the pipeline's scope, and
- * proposes renames (src/publish/retire.ts, docs/design.md "Sync: what retire-missing archives"):
+ * proposes renames (src/inventory/retire.ts, docs/design.md "Sync: what retire-missing archives"):
  * through the emulator's state, with a temporary workspace of real test files.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -13,7 +13,7 @@
  *   for it.
  *
  * The count bound (retire-max) is a last guard. Everything here reads local files and, for the
- * grace only, the series; the writes are the caller's (src/publish/inventory.ts).
+ * grace only, the series; the writes are the caller's (src/inventory/sync.ts).
  */
 import { posix } from 'node:path';
 import type { Resource, ServiceClient } from '../client/client.js';

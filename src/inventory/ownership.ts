@@ -6,7 +6,7 @@
  */
 import type { Words } from '../shared/errors.js';
 import type { AttributesOf, WritableAttributesOf } from '../schema/resources.js';
-import type { CaseNames, CaseRef } from './inventory.js';
+import type { CaseNames, CaseRef } from './model.js';
 import { caseNameOf } from '../domain/match.js';
 
 /**

@@ -3,8 +3,8 @@
  * "Sync"). Reads first (the automated cases once, 100 a page, only the fields the plan looks at;
  * the steps of the cases whose tests carry steps), then a plan (created, renamed, re-keyed,
  * updated, archived, restored, steps, kept), then the writes through the client's scheduler.
- * Sync writes only what it owns and keeps what a person wrote (src/publish/ownership.ts; steps
- * matched by their text: src/publish/steps.ts). Every PATCH merges against the record it read
+ * Sync writes only what it owns and keeps what a person wrote (src/inventory/ownership.ts; steps
+ * matched by their text: src/inventory/steps.ts). Every PATCH merges against the record it read
  * (docs/architecture.md "Writes after reads"): a field someone else changed in between is judged
  * again, never overwritten by accident. Nothing here is about executions: src/publish/writes.ts
  * writes those.
@@ -70,19 +70,11 @@ import {
 } from './retire.js';
 import { warningList } from '../domain/warnings.js';
 import { DEFAULT_RETIRE_MAX_PERCENT } from '../shared/defaults.js';
-import type { PublishResult } from './publish.js';
-import { requestsOf } from '../client/requests.js';
-
-/**
- * `case-names` (docs/design.md "Sync: what sync owns"): `key` names a case after its key while
- * its name is the one sync gave it (a name a person wrote stays); `keep` names a case only when
- * it is created; `replace` names every matched case after its key.
- */
-export type CaseNames = 'key' | 'keep' | 'replace';
+import type { CaseNames, CaseRef } from './model.js';
+import { type RequestFigures, requestsOf } from '../client/requests.js';
 
 /** The share of the in-scope automated cases one sync may archive unless --retire-max says otherwise. */
 export const DEFAULT_RETIRE_SHARE = DEFAULT_RETIRE_MAX_PERCENT / 100;
-export { RetireBoundError } from './retire.js';
 const PAGE = 100;
 
 /** retireMissing is never set by publish --sync: a publish never archives. */
@@ -106,12 +98,6 @@ export interface SyncOptions extends RetireOptions {
   projectId?: string;
   /** Key warnings already given by the caller (publish --sync): not repeated. */
   quiet?: boolean;
-}
-
-/** A case as results list it. */
-export interface CaseRef {
-  key: string | null;
-  name: string;
 }
 
 export interface SyncResult {
@@ -139,7 +125,7 @@ export interface SyncResult {
   plannedRequests: number;
   /** Writes the service refused (a name another case holds): not done, the rest went on. */
   failed: { case: string; reason: string }[];
-  requests: PublishResult['requests'];
+  requests: RequestFigures;
   warnings: string[];
 }
 
@@ -488,7 +474,7 @@ function makePlan(
       stepsKept,
     });
   }
-  // Only what this run proved gone (src/publish/retire.ts), and never a case a test matched.
+  // Only what this run proved gone (src/inventory/retire.ts), and never a case a test matched.
   for (const r of retirement.archive) if (!matched.has(r.id)) items.push(archiveItem(r));
   return { creates, items, kept, unchanged, retire: retirement.report };
 }

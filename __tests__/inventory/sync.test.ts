@@ -1,5 +1,5 @@
 /**
- * sync (src/publish/inventory.ts) through the emulator's state and its request counts
+ * sync (src/inventory/sync.ts) through the emulator's state and its request counts
  * (docs/design.md "Sync").
  */
 import type { RunningEmulator } from '../../src/emulator/index.js';

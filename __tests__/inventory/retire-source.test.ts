@@ -1,8 +1,8 @@
 /**
- * Whether a test file still declares a test (src/publish/retire-source.ts): each runner's names,
+ * Whether a test file still declares a test (src/inventory/retire-source.ts): each runner's names,
  * read back from a key, against the source text people write.
  */
-import { declares, indexSource, Workspace } from '../../src/publish/retire-source.js';
+import { declares, indexSource, Workspace } from '../../src/inventory/retire-source.js';
 
 const JEST = `import { Cart } from '../src/cart';
 // don't run this against production
