@@ -11,9 +11,9 @@ import {
   readSeries,
   type ReadSeriesOptions,
   type SeriesSpec,
-} from '../../src/dashboard/service/series.js';
-import type { RequestPlan } from '../../src/dashboard/model.js';
-import { analyze } from '../../src/dashboard/analyze.js';
+} from '../../src/dashboard/series.js';
+import type { RequestPlan } from '../../src/dashboard/render/model.js';
+import { analyze } from '../../src/dashboard/render/analyze.js';
 import { publish } from '../../src/publish/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import type { Outcome } from '../../src/parsers/model.js';

@@ -3,6 +3,7 @@
  * proposes renames (src/inventory/retire.ts, docs/design.md "Sync: what retire-missing archives"):
  * through the emulator's state, with a temporary workspace of real test files.
  */
+import { readReportSet } from '../../src/job/index.js';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -12,7 +13,6 @@ import {
   describeSyncResult,
   publish,
   publishSettings,
-  readReportSet,
   RetireBoundError,
   renderSyncSummary,
   settingsFrom,

@@ -6,7 +6,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readReportSet } from '../../src/publish/reports.js';
+import { readReportSet } from '../../src/job/reports.js';
 import { parseReport, readReports } from '../../src/parsers/index.js';
 
 const lines = (...events: object[]) => events.map((e) => JSON.stringify(e)).join('\n');

@@ -5,9 +5,14 @@
  */
 import * as core from '@actions/core';
 import { clip, neutralise, oneLine, plainText, type Redactor } from '../shared/redact.js';
-import { failedTests, gateOutcome, type PublishResult } from '../publish/index.js';
-import type { SyncResult } from '../inventory/index.js';
-import type { ParsedReport, TestResult } from '../parsers/model.js';
+import {
+  failedTests,
+  gateOutcome,
+  type ParsedReport,
+  type PublishResult,
+  type SyncResult,
+  type TestResult,
+} from '../job/index.js';
 
 /**
  * Every output the action sets, in action.yml's order: setOutput takes no other name, and

@@ -1,8 +1,14 @@
 /** `testcycle parse`: what testcycle reads in the reports (no service needed). */
-import { addCounts, countTests, type Counts, noCounts } from '../parsers/index.js';
+import {
+  addCounts,
+  countTests,
+  describeRunError,
+  noCounts,
+  readReportSet,
+  reportSettings,
+  type Counts,
+} from '../job/index.js';
 import { oneLine } from '../shared/redact.js';
-import { readReportSet, reportSettings } from '../publish/index.js';
-import { describeRunError } from '../publish/verdict.js';
 import type { CommandContext } from './main.js';
 
 export async function runParseCommand(ctx: CommandContext): Promise<number> {

@@ -10,3 +10,6 @@ export {
   type TransportRequest,
   type TransportResponse,
 } from './transport.js';
+export { tokenStanding, type TokenStanding } from './token.js';
+export { clientSettings, type ClientSettings, userFilterSetting } from './settings.js';
+export { requestsOf, type RequestFigures } from './requests.js';

@@ -7,7 +7,7 @@
  */
 import { KEY_WORDS, type SettingWords } from '../shared/errors.js';
 import { oneLine } from '../shared/redact.js';
-import { testIdentity, type TestResult } from '../parsers/model.js';
+import { testIdentity, type TestResult } from '../parsers/index.js';
 import {
   automationKeyOf,
   explicitKeyOf,

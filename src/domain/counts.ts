@@ -4,8 +4,8 @@
  * documented (docs/service-api.md 4.6): the emulator's and other reasonable shapes are read, else one
  * ungrouped count per result value is asked for.
  */
-import type { JsonApiDocument, ServiceClient } from '../client/client.js';
-import { f, type Filter } from '../client/filter.js';
+import type { JsonApiDocument, ServiceClient } from '../client/index.js';
+import { f, type Filter } from '../client/index.js';
 import { countsFrom, type CycleCounts } from '../schema/counts.js';
 import { EXECUTION_RESULTS, type ExecutionResult } from '../schema/resources.js';
 

@@ -2,7 +2,7 @@
  * The target cycle: found by key or name, or created ACTIVE after the last one; made ACTIVE (a
  * result is recorded only on an ACTIVE cycle, docs/service-api.md 3 rule 1); closed at the end on request.
  */
-import { type Resource, type ServiceClient, updateWithRetry } from '../client/client.js';
+import { type Resource, type ServiceClient, updateWithRetry } from '../client/index.js';
 import { ConfigError, type Words } from '../shared/errors.js';
 import { oneLine } from '../shared/redact.js';
 import type { Logger } from '../shared/redact.js';

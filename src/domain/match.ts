@@ -5,12 +5,12 @@
  * `--create-missing-cases` creates the rest.
  */
 import { createHash } from 'node:crypto';
-import { type ListParams, type Resource, type ServiceClient } from '../client/client.js';
+import { type ListParams, type Resource, type ServiceClient } from '../client/index.js';
 import { commandOf, ConfigError, TestcycleError, type Words } from '../shared/errors.js';
-import { chunkGroups, chunkIn, f, isEvaluated } from '../client/filter.js';
+import { chunkGroups, chunkIn, f, isEvaluated } from '../client/index.js';
 import { DEFAULT_AUTOMATION_KEY, DEFAULT_KEY_PATTERN } from '../shared/defaults.js';
 import { oneLine, type Logger } from '../shared/redact.js';
-import type { IdentityGap, ParsedReport, TestResult } from '../parsers/model.js';
+import type { IdentityGap, ParsedReport, TestResult } from '../parsers/index.js';
 import type { WritableAttributesOf } from '../schema/resources.js';
 import { workspaceOf, workspacePath } from './context.js';
 import { createOrFind } from './idempotent.js';

@@ -5,7 +5,7 @@
  * id yet: a stand-in id takes their place, as long as a real one, so that chunks come out as the
  * real run's do.
  */
-import { chunkGroups, type ChunkOptions } from '../client/filter.js';
+import { chunkGroups, type ChunkOptions } from '../client/index.js';
 import { MAX_PAGE_SIZE } from '../schema/limits.js';
 
 /** Requests of a paged read of n records: an empty list is one request too. */

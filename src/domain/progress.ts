@@ -9,7 +9,7 @@
  */
 import type { RateLimit } from '../shared/rate.js';
 import { plural } from '../shared/words.js';
-import { formatWait } from '../client/scheduler.js';
+import { formatWait } from '../client/index.js';
 
 export interface ProgressOptions {
   /** Where lines go; without it nothing is reported. */

@@ -6,8 +6,8 @@
  * new-failure gate, the automatic quarantine rule and the report read series through these, so
  * they always agree on which cycles belong together.
  */
-import type { Resource, ServiceClient } from '../client/client.js';
-import { f, isEvaluated, type Filter } from '../client/filter.js';
+import type { Resource, ServiceClient } from '../client/index.js';
+import { f, isEvaluated, type Filter } from '../client/index.js';
 import { ConfigError } from '../shared/errors.js';
 import { oneLine } from '../shared/redact.js';
 

@@ -5,16 +5,21 @@
  * emulator never calls its own API for this, so the page costs no request and no rate budget);
  * only the rendering is shared with the report.
  */
-import { analyze } from '../dashboard/analyze.js';
 import type { IncomingHttpHeaders } from 'node:http';
-import { CONTENT_SECURITY_POLICY, renderHtml, type LiveRequest } from '../dashboard/html.js';
-import type { SeriesData, TestInfo } from '../dashboard/model.js';
+import {
+  analyze,
+  CONTENT_SECURITY_POLICY,
+  renderHtml,
+  type LiveRequest,
+  type SeriesData,
+  type TestInfo,
+} from '../dashboard/render/index.js';
 import { countsFrom } from '../schema/counts.js';
 import { DEFAULT_LAST } from '../shared/defaults.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import type { Store } from './store.js';
 
-export type { LiveRequest } from '../dashboard/html.js';
+export type { LiveRequest } from '../dashboard/render/index.js';
 
 /**
  * On loopback the page is the user's own; beyond it the page shows a Space's data, so it asks for

@@ -12,10 +12,10 @@
  * the users (one listing) before any write, so an unknown field is a config error that costs no
  * write.
  */
-import type { ServiceClient } from '../client/client.js';
+import type { ServiceClient } from '../client/index.js';
 import { ConfigError, type Words } from '../shared/errors.js';
 import { oneLine } from '../shared/redact.js';
-import type { TestResult } from '../parsers/model.js';
+import type { TestResult } from '../parsers/index.js';
 import { PRIORITIES, type WritableAttributesOf } from '../schema/resources.js';
 
 export const CASE_FIELD_SOURCES = ['property', 'tag', 'label'] as const;

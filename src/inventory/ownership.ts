@@ -7,7 +7,7 @@
 import type { Words } from '../shared/errors.js';
 import type { AttributesOf, WritableAttributesOf } from '../schema/resources.js';
 import type { CaseNames, CaseRef } from './model.js';
-import { caseNameOf } from '../domain/match.js';
+import { caseNameOf } from '../domain/index.js';
 
 /**
  * - `written-by-person`: sync did not write it (a name that is not its key's, the steps of a case

@@ -16,16 +16,16 @@
  * grace only, the series; the writes are the caller's (src/inventory/sync.ts).
  */
 import { posix } from 'node:path';
-import type { Resource, ServiceClient } from '../client/client.js';
-import { chunkIn, f } from '../client/filter.js';
+import type { Resource, ServiceClient } from '../client/index.js';
+import { chunkIn, f } from '../client/index.js';
 import { DEFAULT_RETIRE_MAX_PERCENT } from '../shared/defaults.js';
 import { ConfigError, KEY_WORDS, type SettingWords, type Words } from '../shared/errors.js';
 import { type Logger, oneLine } from '../shared/redact.js';
-import type { ParsedReport, SkippedFile, TestResult } from '../parsers/model.js';
-import { workspacePath } from '../domain/context.js';
-import { keyBuilder, MAX_FILTER_CHARS } from '../domain/match.js';
+import type { ParsedReport, SkippedFile, TestResult } from '../parsers/index.js';
+import { workspacePath } from '../domain/index.js';
+import { keyBuilder, MAX_FILTER_CHARS } from '../domain/index.js';
 import { declares, modulePathOf, Workspace } from './retire-source.js';
-import { matchesPattern, patternFilter } from '../domain/series.js';
+import { matchesPattern, patternFilter } from '../domain/index.js';
 
 /** retire-max: a count of cases, or a share of the automated cases in the pipeline's scope. */
 export type RetireMax = number | { percent: number };

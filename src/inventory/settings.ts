@@ -4,12 +4,12 @@
  * all checked before a report is read or a request sent.
  */
 import type { SyncOptions } from './sync.js';
-import { checkAutomationKeyTemplate } from '../domain/match.js';
+import { checkAutomationKeyTemplate } from '../domain/index.js';
 import type { SettingSource } from '../shared/setting-readers.js';
 import { ConfigError } from '../shared/errors.js';
 import { oneLine } from '../shared/redact.js';
 import { choice, flag, numeric, settingValue as raw, text } from '../settings/index.js';
-import { matchSettings } from '../domain/settings.js';
+import { matchSettings } from '../domain/index.js';
 import { type CaseFieldMapping, parseCaseFields } from './case-fields.js';
 import { checkRetireGrace, parseRetireMax, parseRetireScope } from './retire.js';
 

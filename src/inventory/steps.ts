@@ -6,12 +6,12 @@
  * Sequence numbers are rewritten only where the new order needs it. Every write merges against the
  * step as sync read it: a field a person changed since is kept, never overwritten.
  */
-import { type ServiceClient, updateWithRetry } from '../client/client.js';
-import { f } from '../client/filter.js';
+import { type ServiceClient, updateWithRetry } from '../client/index.js';
+import { f } from '../client/index.js';
 import { ServiceError } from '../shared/errors.js';
-import type { TestStep } from '../parsers/model.js';
+import type { TestStep } from '../parsers/index.js';
 import type { WritableAttributesOf } from '../schema/resources.js';
-import { createOrFind } from '../domain/idempotent.js';
+import { createOrFind } from '../domain/index.js';
 
 /** A live step of a case, as sync read it. */
 export interface ExistingStep {

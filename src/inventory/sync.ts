@@ -9,7 +9,7 @@
  * again, never overwritten by accident. Nothing here is about executions: src/publish/writes.ts
  * writes those.
  */
-import { type Resource, type ServiceClient, updateWithRetry } from '../client/client.js';
+import { type Resource, type ServiceClient, updateWithRetry } from '../client/index.js';
 import {
   KEY_WORDS,
   ServiceError,
@@ -17,12 +17,12 @@ import {
   stopIfInterrupted,
   type Words,
 } from '../shared/errors.js';
-import { chunkIn, f } from '../client/filter.js';
+import { chunkIn, f } from '../client/index.js';
 import { oneLine, type Logger, silentLogger } from '../shared/redact.js';
-import type { ParsedReport, TestResult } from '../parsers/model.js';
+import type { ParsedReport, TestResult } from '../parsers/index.js';
 import type { AttributesOf, WritableAttributesOf } from '../schema/resources.js';
 import { type CaseFieldMapping, caseFieldsOf, resolveCaseFields } from './case-fields.js';
-import { describeCollisions, findKeyCollisions, testKeysOf } from '../domain/collisions.js';
+import { describeCollisions, findKeyCollisions, testKeysOf } from '../domain/index.js';
 import {
   caseNameOf,
   checkAutomationKeyTemplate,
@@ -36,7 +36,7 @@ import {
   MAX_FILTER_CHARS,
   type MatchOptions,
   nextRank,
-} from '../domain/match.js';
+} from '../domain/index.js';
 import {
   createdFields,
   judgeFields,
@@ -47,7 +47,7 @@ import {
   keptGroup,
   keptHints,
 } from './ownership.js';
-import { forEachPooled } from '../domain/pool.js';
+import { forEachPooled } from '../domain/index.js';
 import {
   type ExistingStep,
   planSteps,
@@ -68,10 +68,10 @@ import {
   type Retirement,
   type RetireReport,
 } from './retire.js';
-import { warningList } from '../domain/warnings.js';
+import { warningList } from '../domain/index.js';
 import { DEFAULT_RETIRE_MAX_PERCENT } from '../shared/defaults.js';
 import type { CaseNames, CaseRef } from './model.js';
-import { type RequestFigures, requestsOf } from '../client/requests.js';
+import { type RequestFigures, requestsOf } from '../client/index.js';
 
 /** The share of the in-scope automated cases one sync may archive unless --retire-max says otherwise. */
 export const DEFAULT_RETIRE_SHARE = DEFAULT_RETIRE_MAX_PERCENT / 100;

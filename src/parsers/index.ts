@@ -2,6 +2,7 @@ export * from './model.js';
 export { discoverReports, discoverReportFiles, type DiscoverOptions } from './discover.js';
 export { parseReport, readReport, type ReadOptions, xmlRootOf } from './read.js';
 export { FORMATS, FORMAT_IDS, formatById } from './registry.js';
+export { describeRunError, runErrorsOf, type ReportRunError } from './run-errors.js';
 
 import { dirname } from 'node:path';
 import { discoverReportFiles, type FoundReport } from './discover.js';

@@ -6,19 +6,19 @@
  * here as the run makes them, and the rest (this cycle's executions once written) are counted from
  * the plan. Nothing is written.
  */
-import type { Resource, ServiceClient } from '../client/client.js';
-import { chunkIn, f } from '../client/filter.js';
+import type { Resource, ServiceClient } from '../client/index.js';
+import { chunkIn, f } from '../client/index.js';
 import { ServiceError } from '../shared/errors.js';
 import { DEFAULT_QUARANTINE_FIELD } from '../shared/defaults.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { type AutoQuarantineResult, ruleStep } from '../triage/index.js';
 import { findBaseline, isFailing, readBaseline } from '../triage/index.js';
 import { type GateOptions, hasThresholds } from './gate.js';
-import { caseNameOf, MAX_FILTER_CHARS } from '../domain/match.js';
+import { caseNameOf, MAX_FILTER_CHARS } from '../domain/index.js';
 import { type Notified, tellOwners } from '../triage/index.js';
-import { isStandIn, pagesOf } from '../domain/plan-cost.js';
+import { isStandIn, pagesOf } from '../domain/index.js';
 import { casesInCycleChunks, quarantineViewOf, type TriagedTest } from '../triage/index.js';
-import { previousInSeries } from '../domain/series.js';
+import { previousInSeries } from '../domain/index.js';
 import { gateFilterOf, type Triage } from '../triage/index.js';
 
 /** The cycle as the writes would leave it. */

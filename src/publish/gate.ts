@@ -1,9 +1,9 @@
 /**
  * The gate: one aggregate request on the cycle (src/domain/counts.ts), then thresholds.
  */
-import { type CycleRef, laneOf, type NoPreviousCycle, previousInSeries } from '../domain/series.js';
-import { cycleCounts } from '../domain/counts.js';
-import type { Resource, ServiceClient } from '../client/client.js';
+import { type CycleRef, laneOf, type NoPreviousCycle, previousInSeries } from '../domain/index.js';
+import { cycleCounts } from '../domain/index.js';
+import type { Resource, ServiceClient } from '../client/index.js';
 import { TestcycleError } from '../shared/errors.js';
 import { oneLine } from '../shared/redact.js';
 import type { ExecutionResult } from '../schema/resources.js';

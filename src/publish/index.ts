@@ -13,15 +13,15 @@ export {
   testKeyOf,
   type KeyCollision,
   type KeyCollisionMode,
-} from '../domain/collisions.js';
-export { ciContext, renderCycleName, type CiContext } from '../domain/context.js';
+} from '../domain/index.js';
+export { ciContext, renderCycleName, type CiContext } from '../domain/index.js';
 export {
   resolveCycle,
   findCycle,
   setCycleStatus,
   CycleStateError,
   type CycleOptions,
-} from '../domain/cycle.js';
+} from '../domain/index.js';
 export {
   GateFailedError,
   evaluateGate,
@@ -47,23 +47,20 @@ export {
   keyPattern,
   checkAutomationKeyTemplate,
   RankRangeError,
-} from '../domain/match.js';
+} from '../domain/index.js';
 export { populateCycle } from './populate.js';
-export { cycleCounts, readGrouped } from '../domain/counts.js';
+export { cycleCounts, readGrouped } from '../domain/index.js';
 export {
   publishSettings,
   gateOnlySettings,
   gateSettings,
   cycleSettings,
   createCycleSettings,
-  reportSettings,
   type PublishSettings,
-  type ReportSettings,
   type CreateCycleSettings,
 } from './settings.js';
-export { clientSettings, userFilterSetting, type ClientSettings } from '../client/settings.js';
+export { clientSettings, userFilterSetting, type ClientSettings } from '../client/index.js';
 export { settingsFrom, type SettingSource } from '../shared/setting-readers.js';
-export { readReportSet } from './reports.js';
 export {
   runErrorsOf,
   type ReportRunError,
@@ -78,10 +75,10 @@ export {
   quarantineNote,
   MAX_SUMMARY_BYTES,
 } from './summary.js';
-export type { RequestFigures } from '../client/requests.js';
+export type { RequestFigures } from '../client/index.js';
 export { markdownCell } from '../shared/markdown.js';
 export { gateCycle, createCycle, closeCycle, type CreateCycleResult } from './commands.js';
-export { literalParts, matchesPattern, patternFilter } from '../domain/series.js';
+export { literalParts, matchesPattern, patternFilter } from '../domain/index.js';
 export {
   sync,
   describeSyncResult,
@@ -133,7 +130,7 @@ export {
   type NotifyOptions,
   type Recipient,
 } from '../triage/index.js';
-export { previousInSeries, type CycleRef } from '../domain/series.js';
+export { previousInSeries, type CycleRef } from '../domain/index.js';
 export {
   applyAutoQuarantine,
   parseAutoQuarantine,
@@ -141,3 +138,4 @@ export {
   type AutoQuarantineOptions,
   type AutoQuarantineResult,
 } from '../triage/index.js';
+export { describeRunError } from './verdict.js';

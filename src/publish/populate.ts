@@ -2,11 +2,11 @@
  * `cycle create --populate FILTRQL`: one NOT_EXECUTED execution per matching test case, so a test
  * that silently stopped running shows up as NOT_EXECUTED (and --fail-on-not-executed catches it).
  */
-import type { ServiceClient } from '../client/client.js';
-import { f } from '../client/filter.js';
+import type { ServiceClient } from '../client/index.js';
+import { f } from '../client/index.js';
 import { ConfigError, ServiceError } from '../shared/errors.js';
 import { oneLine } from '../shared/redact.js';
-import type { ResolvedCycle } from '../domain/cycle.js';
+import type { ResolvedCycle } from '../domain/index.js';
 import { makePlan, readExecutions, writePlan } from './writes.js';
 
 export async function populateCycle(

@@ -2,12 +2,12 @@
  * The publish pipeline: preflight -> cycle -> match -> plan -> writes -> (gate) -> result.
  * Adapters (CLI, action, library users) call publish() with one options object.
  */
-import type { Resource, ServiceClient } from '../client/client.js';
+import type { Resource, ServiceClient } from '../client/index.js';
 import { stopIfInterrupted, TestcycleError, type Words } from '../shared/errors.js';
 import { oneLine, type Logger, silentLogger } from '../shared/redact.js';
-import type { ParsedReport, TestResult } from '../parsers/model.js';
+import type { ParsedReport, TestResult } from '../parsers/index.js';
 import type { ExecutionResult } from '../schema/resources.js';
-import { type ResolvedCycle, resolveCycle, setCycleStatus } from '../domain/cycle.js';
+import { type ResolvedCycle, resolveCycle, setCycleStatus } from '../domain/index.js';
 import {
   type CycleCounts,
   countsFrom,
@@ -23,7 +23,7 @@ import {
   findKeyCollisions,
   type KeyCollision,
   testKeysOf,
-} from '../domain/collisions.js';
+} from '../domain/index.js';
 import {
   caseNameOf,
   describeKeyHint,
@@ -32,19 +32,19 @@ import {
   matchTests,
   type MatchResult,
   type Unmatched,
-} from '../domain/match.js';
+} from '../domain/index.js';
 import { describeSyncResult, sync, type SyncResult } from '../inventory/index.js';
-import { requestsOf, type RequestFigures } from '../client/requests.js';
+import { requestsOf, type RequestFigures } from '../client/index.js';
 
 export { requestsOf };
-import { formatDuration, Progress, RequestTrail } from '../domain/progress.js';
-import { warningList } from '../domain/warnings.js';
+import { formatDuration, Progress, RequestTrail } from '../domain/index.js';
+import { warningList } from '../domain/index.js';
 import { combineEntries, resultOf } from './results.js';
 import { type AutoQuarantineResult, ruleStep } from '../triage/index.js';
 import { type Notified, notifyWarnings, tellOwners } from '../triage/index.js';
 import type { Triage } from '../triage/index.js';
 import { planAfterWrites } from './dry-run.js';
-import { isStandIn, standInId } from '../domain/plan-cost.js';
+import { isStandIn, standInId } from '../domain/index.js';
 import type { PublishSettings } from './settings.js';
 import {
   floorReasons,

@@ -7,7 +7,7 @@
  */
 import { ConfigError, UsageError } from '../shared/errors.js';
 import type { Redactor } from '../shared/redact.js';
-import { listSetting, type SettingSource } from '../shared/setting-readers.js';
+import type { SettingSource } from '../shared/setting-readers.js';
 import type { CycleStatus } from '../schema/resources.js';
 import {
   choice,
@@ -15,17 +15,16 @@ import {
   flag,
   jsonSetting,
   numeric,
-  numericWithDefault,
   required,
   settingValue as raw,
   THRESHOLD_KEYS,
 } from '../settings/index.js';
-import { userFilterSetting } from '../client/settings.js';
-import type { KeyCollisionMode } from '../domain/collisions.js';
-import type { CycleOptions } from '../domain/cycle.js';
-import { ciContext, ciIdentity, renderCycleName } from '../domain/context.js';
-import type { MatchOptions } from '../domain/match.js';
-import { matchSettings } from '../domain/settings.js';
+import { userFilterSetting } from '../client/index.js';
+import type { KeyCollisionMode } from '../domain/index.js';
+import type { CycleOptions } from '../domain/index.js';
+import { ciContext, ciIdentity, renderCycleName } from '../domain/index.js';
+import type { MatchOptions } from '../domain/index.js';
+import { matchSettings } from '../domain/index.js';
 import { caseWriteSettings, type CaseFieldMapping, type CaseNames } from '../inventory/index.js';
 import { triageGateSettings } from '../triage/index.js';
 import type { GateOptions } from './gate.js';
@@ -33,28 +32,6 @@ import type { ErrorAs, FlakyMode, MergeMode } from './results.js';
 import type { OnRunError, RunnerOutcome, RunnerStatus } from './verdict.js';
 
 type Env = Record<string, string | undefined>;
-
-/** Which reports to read, and how. */
-export interface ReportSettings {
-  patterns: string[];
-  format: string;
-  maxBytes: number;
-}
-
-export function reportSettings(src: SettingSource): ReportSettings {
-  const patterns = listSetting(src, 'reports');
-  if (patterns.length === 0)
-    throw new ConfigError(
-      'reports',
-      'is required: globs or directories of report files, e.g. build/test-results/**/*.xml.',
-      'MISSING_SETTING',
-    );
-  return {
-    patterns,
-    format: choice(src, 'format'),
-    maxBytes: numericWithDefault(src, 'max-report-bytes'),
-  };
-}
 
 /**
  * The gate's settings where the gate is the whole job (`gate`, mode gate): without a threshold it

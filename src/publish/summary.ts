@@ -7,8 +7,8 @@
 import { plural } from '../shared/words.js';
 import { cell, MAX_CELL_CHARS } from '../shared/markdown.js';
 import { clip } from '../shared/redact.js';
-import type { ParsedReport, TestResult } from '../parsers/model.js';
-import type { Unmatched } from '../domain/match.js';
+import type { ParsedReport, TestResult } from '../parsers/index.js';
+import type { Unmatched } from '../domain/index.js';
 import type { PublishResult } from './publish.js';
 import { describeRuleChanges } from '../triage/index.js';
 import { renderSyncSection } from '../inventory/index.js';

@@ -5,14 +5,14 @@
  * that changes costs GET (for its ETag) then PATCH; an unchanged one costs nothing.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Resource, type ServiceClient, updateWithRetry } from '../client/client.js';
+import { type Resource, type ServiceClient, updateWithRetry } from '../client/index.js';
 import { isTransient, ServiceError, stopIfInterrupted } from '../shared/errors.js';
-import { f } from '../client/filter.js';
+import { f } from '../client/index.js';
 import type { ExecutionResult } from '../schema/resources.js';
-import { createOrFind } from '../domain/idempotent.js';
-import { forEachPooled } from '../domain/pool.js';
+import { createOrFind } from '../domain/index.js';
+import { forEachPooled } from '../domain/index.js';
 import { mergeWithServer, type MergeMode } from './results.js';
-import { compareKeys } from '../domain/match.js';
+import { compareKeys } from '../domain/index.js';
 
 export interface ExistingExecution {
   id: string;

@@ -10,13 +10,13 @@
  * (`in` chunks); then, for each change, the definitions once (docs/design.md "Triage": checked
  * before any write), and a GET for the case's ETag and a PATCH.
  */
-import { type Resource, type ServiceClient } from '../client/client.js';
+import { type Resource, type ServiceClient } from '../client/index.js';
 import { ConfigError } from '../shared/errors.js';
-import { chunkIn, f, type Filter } from '../client/filter.js';
+import { chunkIn, f, type Filter } from '../client/index.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { isFailing } from './baseline.js';
 import { DEFAULT_QUARANTINE_EXPIRY_DAYS, DEFAULT_QUARANTINE_FIELD } from '../shared/defaults.js';
-import { MAX_FILTER_CHARS } from '../domain/match.js';
+import { MAX_FILTER_CHARS } from '../domain/index.js';
 import {
   checkQuarantineField,
   formatQuarantine,
@@ -25,15 +25,15 @@ import {
   RULE_BY,
   setQuarantineField,
 } from './quarantine.js';
-import { type CiIdentity, isPullRequest } from '../domain/context.js';
+import { type CiIdentity, isPullRequest } from '../domain/index.js';
 import {
   describeSeries,
   laneOf,
   matchesPattern,
   patternFilter,
   recordsOf,
-} from '../domain/series.js';
-import { chunkedReads, isStandIn, pagesOf } from '../domain/plan-cost.js';
+} from '../domain/index.js';
+import { chunkedReads, isStandIn, pagesOf } from '../domain/index.js';
 
 export interface AutoQuarantineOptions {
   /** FLIPS/CYCLES of `--auto-quarantine`. */

@@ -7,13 +7,13 @@
  * key, else a name, else a pattern's latest complete cycle). Reading it costs one paged read of
  * its executions (100 a page, docs/service-api.md 4.1).
  */
-import type { Resource, ServiceClient } from '../client/client.js';
+import type { Resource, ServiceClient } from '../client/index.js';
 import { ConfigError } from '../shared/errors.js';
 import { DEFAULT_BASELINE_SERIES } from '../shared/defaults.js';
 import { oneLine } from '../shared/redact.js';
 import type { ExecutionResult } from '../schema/resources.js';
-import { type CiIdentity, isPullRequest } from '../domain/context.js';
-import { findCycle } from '../domain/cycle.js';
+import { type CiIdentity, isPullRequest } from '../domain/index.js';
+import { findCycle } from '../domain/index.js';
 import {
   compilePattern,
   type CycleRef,
@@ -26,7 +26,7 @@ import {
   patternFilter,
   previousInSeries,
   SERIES_PAGES,
-} from '../domain/series.js';
+} from '../domain/index.js';
 
 /** Which cycle the new failures are counted against (setting `baseline`). */
 export type BaselineMode = 'auto' | 'previous' | 'series';

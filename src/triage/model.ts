@@ -1,6 +1,6 @@
 /** A cycle's triage (docs/design.md "Triage"), and how its lists name tests. */
 import { oneLine } from '../shared/redact.js';
-import type { CycleRef } from '../domain/series.js';
+import type { CycleRef } from '../domain/index.js';
 import type { TriagedTest } from './quarantine.js';
 
 /** A cycle's triage, as results, summaries and outputs show it. */

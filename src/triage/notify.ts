@@ -12,14 +12,14 @@
  * owner who left the Space, a 409 or 403 to the POST, a read that failed) is `not sent` with the
  * reason, and the run warns; the results and the gate stand.
  */
-import type { Resource, ServiceClient } from '../client/client.js';
+import type { Resource, ServiceClient } from '../client/index.js';
 import { TestcycleError } from '../shared/errors.js';
-import { chunkIn, f, type Filter } from '../client/filter.js';
+import { chunkIn, f, type Filter } from '../client/index.js';
 import { oneLine } from '../shared/redact.js';
-import { createOrFind } from '../domain/idempotent.js';
-import { MAX_FILTER_CHARS } from '../domain/match.js';
+import { createOrFind } from '../domain/index.js';
+import { MAX_FILTER_CHARS } from '../domain/index.js';
 import type { TriagedTest } from './quarantine.js';
-import type { CycleRef } from '../domain/series.js';
+import type { CycleRef } from '../domain/index.js';
 import { cell } from '../shared/markdown.js';
 import { MAX_NAMED, type Triage } from './model.js';
 

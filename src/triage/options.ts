@@ -2,7 +2,7 @@
  * What the gate adds for triage, as options (docs/design.md "Triage"): part of the gate's options
  * (src/publish/gate.ts), read from the settings by src/triage/settings.ts.
  */
-import type { CiIdentity } from '../domain/context.js';
+import type { CiIdentity } from '../domain/index.js';
 import type { AutoQuarantineOptions } from './auto-quarantine.js';
 import type { BaselineMode } from './baseline.js';
 import type { NotifyOptions } from './notify.js';

@@ -6,13 +6,13 @@
  * filtered like other fields (docs/service-api.md 2.10), and the Space's definitions are listed at
  * `GET /service_custom_field`, which is asked before any quarantine is written.
  */
-import { type Resource, type ServiceClient, updateWithRetry } from '../client/client.js';
+import { type Resource, type ServiceClient, updateWithRetry } from '../client/index.js';
 import { ConfigError, ServiceError } from '../shared/errors.js';
-import { chunkGroups, f, type Filter } from '../client/filter.js';
+import { chunkGroups, f, type Filter } from '../client/index.js';
 import { oneLine } from '../shared/redact.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { DEFAULT_QUARANTINE_EXPIRY_DAYS } from '../shared/defaults.js';
-import { MAX_FILTER_CHARS } from '../domain/match.js';
+import { MAX_FILTER_CHARS } from '../domain/index.js';
 
 /** The path of the Space's custom field definitions (docs/service-api.md 2.10). */
 export const CUSTOM_FIELDS_PATH = '/service_custom_field';

@@ -14,8 +14,8 @@ import {
   required,
   settingValue as raw,
 } from '../settings/index.js';
-import { type CiIdentity, isPullRequest } from '../domain/context.js';
-import { checkPatternPlaceholders } from '../domain/series.js';
+import { type CiIdentity, isPullRequest } from '../domain/index.js';
+import { checkPatternPlaceholders } from '../domain/index.js';
 import { parseAutoQuarantine } from './auto-quarantine.js';
 import type { BaselineMode } from './baseline.js';
 import { type QuarantineSettings, untilSetting } from './quarantine.js';

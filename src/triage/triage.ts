@@ -5,8 +5,8 @@
  * quarantined (and, for new failures, failing) executions with their cases; for new failures the
  * baseline's lookup, one paged read of its executions, and one `in` read of the fixed candidates.
  */
-import type { Resource, ServiceClient } from '../client/client.js';
-import { f, type Filter } from '../client/filter.js';
+import type { Resource, ServiceClient } from '../client/index.js';
+import { f, type Filter } from '../client/index.js';
 import { oneLine } from '../shared/redact.js';
 import { ConfigError } from '../shared/errors.js';
 import type { ExecutionResult } from '../schema/resources.js';

@@ -4,7 +4,7 @@
  * Names are escaped as the publish summary escapes them (HTML-escaped, Markdown syntax neutralised,
  * one line), so no name becomes Markdown structure; lists are top-N with a "N more" line.
  */
-import { markdownCell } from '../shared/markdown.js';
+import { markdownCell } from '../../shared/markdown.js';
 import { dropText, shorten } from './escape.js';
 import {
   type DashboardModel,

@@ -3,8 +3,8 @@
  * cycle against the previous one, and the tests that flip. Pure and linear in the executions:
  * results are held as one byte per (test, cycle), so 100 cycles of 10,000 tests is 1 MB.
  */
-import { passRate } from '../schema/counts.js';
-import { EXECUTION_RESULTS, type ExecutionResult } from '../schema/resources.js';
+import { passRate } from '../../schema/counts.js';
+import { EXECUTION_RESULTS, type ExecutionResult } from '../../schema/resources.js';
 import type {
   DashboardCycle,
   DashboardModel,

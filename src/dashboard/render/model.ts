@@ -3,10 +3,10 @@
  * (JSON as is). Built by analyze() from a series read by readSeries(); renderers are pure
  * functions of it.
  */
-import type { CycleCounts } from '../schema/counts.js';
-import type { ExecutionResult } from '../schema/resources.js';
+import type { CycleCounts } from '../../schema/counts.js';
+import type { ExecutionResult } from '../../schema/resources.js';
 
-import type { PassRateBasis } from '../schema/counts.js';
+import type { PassRateBasis } from '../../schema/counts.js';
 
 export type { PassRateBasis };
 
@@ -141,7 +141,7 @@ export const RESULT_STYLES: readonly {
 
 export const STYLE_OF = new Map(RESULT_STYLES.map((s) => [s.result, s]));
 
-// The series as read from the service (src/dashboard/service/series.ts), the input of analyze().
+// The series as read from the service (src/dashboard/series.ts), the input of analyze().
 
 export interface SeriesCycle {
   id: string;

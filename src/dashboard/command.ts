@@ -2,16 +2,16 @@
  * `testcycle report` and the action's `mode: report`: the settings the adapters read, and one
  * function that reads the series and renders it; the adapters only write files and outputs.
  */
-import type { ServiceClient } from '../../client/client.js';
-import { ConfigError } from '../../shared/errors.js';
-import type { SettingSource } from '../../shared/setting-readers.js';
-import { flag, numeric, outputFile, text } from '../../settings/index.js';
-import { userFilterSetting } from '../../client/settings.js';
-import { quarantineFieldSetting } from '../../triage/index.js';
-import { analyze } from '../analyze.js';
-import { renderHtml } from '../html.js';
-import { renderMarkdown } from '../markdown.js';
-import type { DashboardModel, RequestPlan } from '../model.js';
+import type { ServiceClient } from '../client/index.js';
+import { ConfigError } from '../shared/errors.js';
+import type { SettingSource } from '../shared/setting-readers.js';
+import { flag, numeric, outputFile, text } from '../settings/index.js';
+import { userFilterSetting } from '../client/index.js';
+import { quarantineFieldSetting } from '../triage/index.js';
+import { analyze } from './render/index.js';
+import { renderHtml } from './render/index.js';
+import { renderMarkdown } from './render/index.js';
+import type { DashboardModel, RequestPlan } from './render/index.js';
 import { readSeries, type SeriesSpec } from './series.js';
 
 export interface DashboardSettings {

@@ -20,16 +20,16 @@
  * leaving out the oldest cycles' histories first (then the oldest cycles' counts), and the result
  * says what was left out. Every request goes through the client's one scheduler (its pacing).
  */
-import type { Resource, ServiceClient } from '../../client/client.js';
-import { MAX_PAGE_SIZE } from '../../client/client.js';
-import { ConfigError, ServiceError } from '../../shared/errors.js';
-import { f, type Filter, toFiltrQL } from '../../client/filter.js';
-import { cycleCounts, readGrouped } from '../../domain/counts.js';
-import { countsFrom, type CycleCounts } from '../../schema/counts.js';
-import { DEFAULT_LAST } from '../../shared/defaults.js';
-import { matchesPattern, patternFilter } from '../../domain/series.js';
-import { EXECUTION_RESULTS, type ExecutionResult } from '../../schema/resources.js';
-import { quarantineOf } from '../../triage/index.js';
+import type { Resource, ServiceClient } from '../client/index.js';
+import { MAX_PAGE_SIZE } from '../client/index.js';
+import { ConfigError, ServiceError } from '../shared/errors.js';
+import { f, type Filter, toFiltrQL } from '../client/index.js';
+import { cycleCounts, readGrouped } from '../domain/index.js';
+import { countsFrom, type CycleCounts } from '../schema/counts.js';
+import { DEFAULT_LAST } from '../shared/defaults.js';
+import { matchesPattern, patternFilter } from '../domain/index.js';
+import { EXECUTION_RESULTS, type ExecutionResult } from '../schema/resources.js';
+import { quarantineOf } from '../triage/index.js';
 
 import type {
   CycleHistory,
@@ -38,7 +38,7 @@ import type {
   SeriesCycleData,
   SeriesData,
   TestInfo,
-} from '../model.js';
+} from './render/index.js';
 
 export type SeriesSpec =
   /** FiltrQL text a user wrote, e.g. `name ~ "Nightly" AND status = "DONE"`. */

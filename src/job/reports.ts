@@ -1,9 +1,39 @@
 /** The reports of a run, read before any request: a missing or broken report fails first. */
 import { TestcycleError } from '../shared/errors.js';
 import type { Logger } from '../shared/redact.js';
-import { describeSkipped, readReports, type ReportSet } from '../parsers/index.js';
-import type { ReportSettings } from './settings.js';
-import { describeRunError, runErrorsOf } from './verdict.js';
+import {
+  describeRunError,
+  describeSkipped,
+  readReports,
+  runErrorsOf,
+  type ReportSet,
+} from '../parsers/index.js';
+import type { SettingSource } from '../shared/setting-readers.js';
+import { ConfigError } from '../shared/errors.js';
+import { listSetting } from '../shared/setting-readers.js';
+import { choice, numericWithDefault } from '../settings/index.js';
+
+/** Which reports to read, and how. */
+export interface ReportSettings {
+  patterns: string[];
+  format: string;
+  maxBytes: number;
+}
+
+export function reportSettings(src: SettingSource): ReportSettings {
+  const patterns = listSetting(src, 'reports');
+  if (patterns.length === 0)
+    throw new ConfigError(
+      'reports',
+      'is required: globs or directories of report files, e.g. build/test-results/**/*.xml.',
+      'MISSING_SETTING',
+    );
+  return {
+    patterns,
+    format: choice(src, 'format'),
+    maxBytes: numericWithDefault(src, 'max-report-bytes'),
+  };
+}
 
 /**
  * Reads the reports; files a directory held that are no reports are named in `logger`'s log.

@@ -2,7 +2,7 @@
  * Text from the service (cycle and test names are anyone's to write) as data in the page and the
  * summary: one line, no control codes, cut to a readable length, then escaped for where it goes.
  */
-import { oneLine } from '../shared/redact.js';
+import { oneLine } from '../../shared/redact.js';
 
 /** Longer names are cut: a page of top-N lists stays small whatever the names hold. */
 export const MAX_NAME_CHARS = 200;
