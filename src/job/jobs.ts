@@ -41,7 +41,7 @@ export interface PublishOutcome {
   reports: ParsedReport[];
 }
 
-/** publish: reports into a cycle, then the gate (docs/design.md "Publish"). */
+/** publish: reports into a cycle, then the gate (docs/design.md "CLI contract"). */
 export const publishJob: Job<PublishOutcome> = async (io) => {
   const settings = publishSettings(io.settings, io.env, io.redactor);
   io.adapterSettings?.();
@@ -59,7 +59,7 @@ export const publishJob: Job<PublishOutcome> = async (io) => {
   });
 };
 
-/** gate: one aggregate over a cycle, then thresholds (docs/design.md "Gate"). */
+/** gate: one aggregate over a cycle, then thresholds (docs/design.md "CLI contract"). */
 export const gateJob: Job<PublishOutcome> = async (io) => {
   const target = cycleSettings(io.settings, io.env, io.redactor);
   const gate = gateOnlySettings(io.settings, io.env);
