@@ -15,7 +15,7 @@ import {
   type Seed,
 } from '../emulator/index.js';
 import { flag, numeric, rateSetting, text } from '../settings/index.js';
-import type { CommandContext } from './main.js';
+import type { CommandContext } from './context.js';
 
 /** Set in the environment of the emulator that `--detach` starts: it reports to its parent. */
 const DETACHED = 'TESTCYCLE_EMULATOR_DETACHED';

@@ -4,11 +4,11 @@
  */
 import { parseArgs } from 'node:util';
 import { messageOf, type SettingWords, TestcycleError, UsageError } from '../shared/errors.js';
-import { Redactor, createLogger, safeLines, type Logger } from '../shared/redact.js';
-import type { SettingSource } from '../shared/setting-readers.js';
+import { Redactor, createLogger, safeLines } from '../shared/redact.js';
 import { closestName, type CommandName, idleSettings } from '../settings/index.js';
 import { VERSION } from '../shared/version.js';
 import { maskToken } from '../job/index.js';
+import type { CliIO, CommandContext } from './context.js';
 import { runEmulatorCommand } from './emulator.js';
 import { EXIT_CODES, exitCodesHelp } from './exit-codes.js';
 import {
@@ -33,31 +33,7 @@ import {
   runPublishCommand,
 } from './service-commands.js';
 
-export interface CliIO {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  env: NodeJS.ProcessEnv;
-  /**
-   * Resolves when a long-running command (the emulator, a publish) should stop: SIGINT/SIGTERM
-   * in bin.ts.
-   * Only commands that call it take over the signals; the others stop on Ctrl-C as usual.
-   */
-  interrupted?: () => Promise<void>;
-  /** ANSI colour in human output: bin.ts sets it for a TTY without NO_COLOR. */
-  color?: boolean;
-}
-
-export interface CommandContext {
-  command: CommandName;
-  values: FlagValues;
-  /** The settings by key: flags, else their environment variables. */
-  settings: SettingSource;
-  /** The flags alone: what this command was given (a variable set for every step is no mistake). */
-  given: SettingSource;
-  io: CliIO;
-  redactor: Redactor;
-  logger: Logger;
-}
+export type { CliIO, CommandContext } from './context.js';
 
 interface Command {
   summary: string;

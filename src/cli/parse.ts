@@ -9,7 +9,7 @@ import {
   type Counts,
 } from '../job/index.js';
 import { oneLine } from '../shared/redact.js';
-import type { CommandContext } from './main.js';
+import type { CommandContext } from './context.js';
 
 export async function runParseCommand(ctx: CommandContext): Promise<number> {
   const { values, io } = ctx;

@@ -1,6 +1,6 @@
 /** `testcycle quarantine add|remove|list` (src/triage/quarantine.ts does the work). */
 import { quarantineJob } from '../job/index.js';
-import type { CommandContext } from './main.js';
+import type { CommandContext } from './context.js';
 import { runCommandJob } from './service-commands.js';
 
 function run(action: 'add' | 'remove' | 'list') {

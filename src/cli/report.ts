@@ -1,6 +1,6 @@
 /** `testcycle report`: a series of cycles as a self-contained HTML page, Markdown or JSON. */
 import { renderJson, reportJob } from '../job/index.js';
-import type { CommandContext } from './main.js';
+import type { CommandContext } from './context.js';
 import { runCommandJob } from './service-commands.js';
 
 export async function runReportCommand(ctx: CommandContext): Promise<number> {

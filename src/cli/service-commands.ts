@@ -26,7 +26,7 @@ import {
 import { oneLine } from '../shared/redact.js';
 import { plural } from '../shared/words.js';
 import { outputFile } from '../settings/index.js';
-import type { CommandContext } from './main.js';
+import type { CommandContext } from './context.js';
 import { EXIT_CODES } from './exit-codes.js';
 
 /** A job of src/job run for one command: its settings, reports and client the job layer's. */

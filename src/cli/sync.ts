@@ -1,7 +1,7 @@
 /** `testcycle sync`: the Space's test cases kept in step with the reports (src/inventory/sync.ts). */
 import { describeSyncResult, syncJob } from '../job/index.js';
 import { cliWords } from './flags.js';
-import type { CommandContext } from './main.js';
+import type { CommandContext } from './context.js';
 import { interruption, runCommandJob } from './service-commands.js';
 
 export async function runSyncCommand(ctx: CommandContext): Promise<number> {
