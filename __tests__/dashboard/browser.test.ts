@@ -13,7 +13,7 @@ import { analyze } from '../../src/dashboard/render/analyze.js';
 import { renderHtml } from '../../src/dashboard/render/html.js';
 import { readSeries } from '../../src/dashboard/series.js';
 import { publish } from '../../src/publish/index.js';
-import type { Outcome } from '../../src/parsers/model.js';
+import type { Outcome } from '../../src/parsers/base/model.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { RW } from '../helpers/emulator.js';
 import {

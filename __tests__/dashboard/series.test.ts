@@ -16,7 +16,7 @@ import type { RequestPlan } from '../../src/dashboard/render/model.js';
 import { analyze } from '../../src/dashboard/render/analyze.js';
 import { publish } from '../../src/publish/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import type { Outcome } from '../../src/parsers/model.js';
+import type { Outcome } from '../../src/parsers/base/model.js';
 import {
   caseSeed,
   clientOf,

@@ -14,7 +14,7 @@ import {
 } from '../../src/shared/errors.js';
 import { failureLine } from '../../src/action/main.js';
 import { GateFailedError } from '../../src/publish/index.js';
-import { ReportError } from '../../src/parsers/model.js';
+import { ReportError } from '../../src/parsers/base/model.js';
 import { runAction } from '../helpers/action.js';
 import { closeEmulators, emulator, RO, RW } from '../helpers/emulator.js';
 import { caseSeed } from '../helpers/publish.js';

@@ -2,7 +2,7 @@
 import { ServiceClient } from '../../src/client/client.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { publishSettings, settingsFrom, type PublishOptions } from '../../src/publish/index.js';
-import type { Outcome, ParsedReport, TestResult } from '../../src/parsers/model.js';
+import type { Outcome, ParsedReport, TestResult } from '../../src/parsers/base/model.js';
 import { closeEmulators, emulator as startEmulator, RW, testSeed } from './emulator.js';
 
 export const FAST_RETRY = {

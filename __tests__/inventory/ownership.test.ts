@@ -15,7 +15,7 @@ import {
 import { renderSyncSection, renderSyncSummary } from '../../src/inventory/summary.js';
 import { markdownCell } from '../../src/shared/markdown.js';
 import { marked } from 'marked';
-import type { TestResult, TestStep } from '../../src/parsers/model.js';
+import type { TestResult, TestStep } from '../../src/parsers/base/model.js';
 import { call, PROJECT, testSeed } from '../helpers/emulator.js';
 import { clientOf, closeAll, publishEmulator, report, testOf } from '../helpers/publish.js';
 import {

@@ -21,7 +21,7 @@ import {
   type SyncOptions,
 } from '../../src/publish/index.js';
 import { parseReport } from '../../src/parsers/index.js';
-import type { ParsedReport, TestResult } from '../../src/parsers/model.js';
+import type { ParsedReport, TestResult } from '../../src/parsers/base/model.js';
 import { ConfigError } from '../../src/shared/errors.js';
 import { testSeed } from '../helpers/emulator.js';
 import { clientOf, closeAll, publishEmulator } from '../helpers/publish.js';

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readReport } from '../../src/parsers/read.js';
-import { countTests, ReportError } from '../../src/parsers/model.js';
+import { countTests, ReportError } from '../../src/parsers/base/model.js';
 
 const ROOT = join(process.cwd(), '__tests__/fixtures/reports');
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { discoverReports } from '../../src/parsers/discover.js';
 import { readReport } from '../../src/parsers/read.js';
 import { SETTINGS } from '../../src/settings/table.js';
-import { ReportError } from '../../src/parsers/model.js';
+import { ReportError } from '../../src/parsers/base/model.js';
 
 function tree(files: string[]): string {
   const root = mkdtempSync(join(tmpdir(), 'testcycle-discover-'));

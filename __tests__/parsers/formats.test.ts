@@ -4,7 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TestResult } from '../../src/parsers/model.js';
+import type { TestResult } from '../../src/parsers/base/model.js';
 import { countTests, FORMATS, FORMAT_IDS, parseReport } from '../../src/parsers/index.js';
 import { gherkinStep } from '../../src/parsers/formats/cucumber.js';
 import { MAX_DEPTH } from '../../src/parsers/formats/tap.js';

@@ -11,7 +11,7 @@ import {
   renderSummary,
   settingsFrom,
 } from '../../src/publish/index.js';
-import type { Outcome } from '../../src/parsers/model.js';
+import type { Outcome } from '../../src/parsers/base/model.js';
 import { OTHER_USER, OWNER, RO, RW } from '../helpers/emulator.js';
 import { runCli } from '../helpers/cli.js';
 import { clientOf, closeAll, publishEmulator, report, testOf } from '../helpers/publish.js';

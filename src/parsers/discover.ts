@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import fg from 'fast-glob';
 import { REPORT_EXTENSIONS } from '../shared/defaults.js';
 import { ConfigError } from '../shared/errors.js';
-import { ReportError } from './model.js';
+import { ReportError } from './base/model.js';
 
 export interface DiscoverOptions {
   cwd?: string;

@@ -1,4 +1,4 @@
-export * from './model.js';
+export * from './base/model.js';
 export { discoverReports, discoverReportFiles, type DiscoverOptions } from './discover.js';
 export { parseReport, readReport, type ReadOptions, xmlRootOf } from './read.js';
 export { FORMATS, FORMAT_IDS, formatById } from './registry.js';
@@ -7,7 +7,7 @@ export { describeRunError, runErrorsOf, type ReportRunError } from './run-errors
 import { dirname } from 'node:path';
 import { discoverReportFiles, type FoundReport } from './discover.js';
 import { ALLURE_RESULT } from './formats/allure.js';
-import { NotAReportError, type ParsedReport, type SkippedFile } from './model.js';
+import { NotAReportError, type ParsedReport, type SkippedFile } from './base/model.js';
 import { readAllure, readReport, type ReadOptions } from './read.js';
 
 /** The reports read, and the files a directory pattern found that are no reports. */

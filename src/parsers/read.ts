@@ -2,7 +2,7 @@
 import { open, stat } from 'node:fs/promises';
 import { stripAnsi } from '../shared/control-codes.js';
 import { DEFAULT_MAX_REPORT_BYTES } from '../shared/defaults.js';
-import type { ReportFormat, Sniff } from './format.js';
+import type { ReportFormat, Sniff } from './base/format.js';
 import {
   NotAReportError,
   ReportError,
@@ -10,10 +10,10 @@ import {
   type ParsedTests,
   type SkippedFile,
   type TestResult,
-} from './model.js';
+} from './base/model.js';
 import { allure } from './formats/allure.js';
 import { FORMATS, FORMAT_IDS, formatById } from './registry.js';
-import { decodeText, parseXml, XmlError, XmlLimitError } from './xml.js';
+import { decodeText, parseXml, XmlError, XmlLimitError } from './base/xml.js';
 
 export interface ReadOptions {
   /** A format id, or 'auto' (default) to detect from the content. */

@@ -3,7 +3,7 @@
  * `--format` choices the settings table shows, in the order detection tries them) and its parser.
  */
 import { REPORT_FORMAT_IDS, type ReportFormatId } from '../shared/defaults.js';
-import type { ReportFormat } from './format.js';
+import type { ReportFormat } from './base/format.js';
 import { allure } from './formats/allure.js';
 import { ctrf } from './formats/ctrf.js';
 import { cucumber } from './formats/cucumber.js';

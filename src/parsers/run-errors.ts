@@ -3,7 +3,7 @@
  * test (a file that did not load, a failed afterAll, a collection error), each with its report.
  */
 import { oneLine } from '../shared/redact.js';
-import type { ParsedReport, RunError } from './model.js';
+import type { ParsedReport, RunError } from './base/model.js';
 
 /** A run error with the report that names it. */
 export interface ReportRunError extends RunError {

@@ -5,8 +5,8 @@
  * one test with its attempts (the last to start is the final run). `*-container.json` (fixtures),
  * `*-globals.json` and attachments are not results.
  */
-import type { ReportFormat } from '../format.js';
-import { outcomeOfRuns, type Attempt, type Outcome, type TestResult } from '../model.js';
+import type { ReportFormat } from '../base/format.js';
+import { outcomeOfRuns, type Attempt, type Outcome, type TestResult } from '../base/model.js';
 import { arr, num, obj, str, type Json } from './json-util.js';
 
 const STATUS: Record<string, Outcome> = {

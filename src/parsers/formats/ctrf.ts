@@ -1,6 +1,12 @@
 /** CTRF JSON (Common Test Report Format), with retry attempts. */
-import type { ReportFormat } from '../format.js';
-import { withGap, withRetries, type Attempt, type Outcome, type TestResult } from '../model.js';
+import type { ReportFormat } from '../base/format.js';
+import {
+  withGap,
+  withRetries,
+  type Attempt,
+  type Outcome,
+  type TestResult,
+} from '../base/model.js';
 import { arr, num, obj, str } from './json-util.js';
 
 const STATUS: Record<string, Outcome> = {

@@ -3,14 +3,14 @@
  * test per test case (a pickle: a scenario, or one example row of an outline, whose cells are its
  * params); each testCaseStarted is an attempt (`attempt` counts the retries of `--retry`).
  */
-import type { ReportFormat } from '../format.js';
+import type { ReportFormat } from '../base/format.js';
 import {
   outcomeOfRuns,
   withRunErrors,
   type Attempt,
   type RunError,
   type TestResult,
-} from '../model.js';
+} from '../base/model.js';
 import {
   gherkinStep,
   notPassedStep,

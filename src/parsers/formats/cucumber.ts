@@ -1,12 +1,12 @@
 /** Cucumber JSON (cucumber-js, Cucumber-JVM, behave --format json): one test per scenario. */
-import type { ReportFormat } from '../format.js';
+import type { ReportFormat } from '../base/format.js';
 import {
   foldRepeats,
   withRunErrors,
   type Outcome,
   type RunError,
   type TestResult,
-} from '../model.js';
+} from '../base/model.js';
 import { arr, type Json, num, obj, str } from './json-util.js';
 
 export const cucumber: ReportFormat = {

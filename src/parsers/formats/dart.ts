@@ -1,5 +1,5 @@
 /** `dart test --reporter json` and `flutter test --machine`: an event stream, one JSON object per line. */
-import type { ReportFormat } from '../format.js';
+import type { ReportFormat } from '../base/format.js';
 import {
   foldRepeats,
   runErrorMessage,
@@ -7,7 +7,7 @@ import {
   type Outcome,
   type RunError,
   type TestResult,
-} from '../model.js';
+} from '../base/model.js';
 import { arr, num, obj, str, type Json } from './json-util.js';
 
 export const dart: ReportFormat = {

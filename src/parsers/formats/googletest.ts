@@ -1,6 +1,6 @@
 /** googletest's JSON output (`--gtest_output=json`): test suites, their tests in `testsuite`. */
-import type { ReportFormat } from '../format.js';
-import { foldRepeats, NO_PROPERTIES, type Outcome, type TestResult } from '../model.js';
+import type { ReportFormat } from '../base/format.js';
+import { foldRepeats, NO_PROPERTIES, type Outcome, type TestResult } from '../base/model.js';
 import { arr, num, obj, str } from './json-util.js';
 
 /** The fields googletest writes on a test; any other string is a RecordProperty. */

@@ -1,5 +1,5 @@
 /** `go test -json` (test2json): one event per line; subtests are tests of their own. */
-import type { ReportFormat } from '../format.js';
+import type { ReportFormat } from '../base/format.js';
 import {
   foldRepeats,
   runErrorMessage,
@@ -7,7 +7,7 @@ import {
   type Outcome,
   type RunError,
   type TestResult,
-} from '../model.js';
+} from '../base/model.js';
 import { num, obj, str } from './json-util.js';
 
 const ACTIONS: Record<string, Outcome> = { pass: 'passed', fail: 'failed', skip: 'skipped' };

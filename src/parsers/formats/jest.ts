@@ -2,7 +2,7 @@
  * jest's `--json` output (`--outputFile`), and vitest's `--reporter=json`, which writes the same
  * shape: test files in testResults[], their tests in assertionResults[].
  */
-import type { ReportFormat } from '../format.js';
+import type { ReportFormat } from '../base/format.js';
 import {
   runErrorMessage,
   withRetries,
@@ -10,7 +10,7 @@ import {
   type Outcome,
   type RunError,
   type TestResult,
-} from '../model.js';
+} from '../base/model.js';
 import { arr, num, obj, str } from './json-util.js';
 
 const STATUS: Record<string, Outcome> = {

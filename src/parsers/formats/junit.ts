@@ -3,7 +3,7 @@
  * vitest, Playwright, Cypress/mocha-junit-reporter, go-junit-report/gotestsum, cargo-nextest,
  * PHPUnit and nested suites, CTest, googletest (status run/notrun), tst (status disabled), behave.
  */
-import type { ReportFormat } from '../format.js';
+import type { ReportFormat } from '../base/format.js';
 import {
   firstLine,
   foldRepeats,
@@ -16,8 +16,8 @@ import {
   type Outcome,
   type RunError,
   type TestResult,
-} from '../model.js';
-import { attr, list, seconds, text, type XmlNode } from '../xml.js';
+} from '../base/model.js';
+import { attr, list, seconds, text, type XmlNode } from '../base/xml.js';
 
 const RESULT_ELEMENTS: [string, Outcome][] = [
   ['error', 'error'],
@@ -598,7 +598,7 @@ function emptySuiteError(
 ): void {
   const errors = Number(attr(suite, 'errors') ?? 0) + Number(attr(suite, 'failures') ?? 0);
   if (!(errors > 0)) return;
-  // Console output (system-err) is not in the parsed tree (src/parsers/xml.ts): an error element is.
+  // Console output (system-err) is not in the parsed tree (src/parsers/base/xml.ts): an error element is.
   const element = [suite.error, suite.failure].find((e) => e !== undefined);
   const node = list(element)[0];
   const said = node && (attr(node, 'message') ?? text(node));

@@ -1,6 +1,6 @@
 /** `mocha --reporter json`. */
-import type { ReportFormat } from '../format.js';
-import { withRetries, type Outcome, type TestResult } from '../model.js';
+import type { ReportFormat } from '../base/format.js';
+import { withRetries, type Outcome, type TestResult } from '../base/model.js';
 import { arr, num, obj, str } from './json-util.js';
 
 export const mocha: ReportFormat = {

@@ -1,7 +1,7 @@
 /** NUnit 3 (<test-run>, or a <test-suite> fragment) and NUnit 2 (<test-results>). */
-import type { ReportFormat } from '../format.js';
-import { foldRepeats, type Outcome, type ParsedTests, type TestResult } from '../model.js';
-import { attr, list, seconds, text, type XmlNode } from '../xml.js';
+import type { ReportFormat } from '../base/format.js';
+import { foldRepeats, type Outcome, type ParsedTests, type TestResult } from '../base/model.js';
+import { attr, list, seconds, text, type XmlNode } from '../base/xml.js';
 
 export const nunit3: ReportFormat = {
   id: 'nunit',

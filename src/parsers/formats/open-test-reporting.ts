@@ -6,7 +6,7 @@
  * `h:root` and `h:child`).
  * Both are one tree of containers and tests; each is read into that tree, then into tests.
  */
-import type { ReportFormat } from '../format.js';
+import type { ReportFormat } from '../base/format.js';
 import {
   firstLine,
   NO_PROPERTIES,
@@ -14,8 +14,8 @@ import {
   type ParsedTests,
   type RunError,
   type TestResult,
-} from '../model.js';
-import { attr, list, text, type XmlNode } from '../xml.js';
+} from '../base/model.js';
+import { attr, list, text, type XmlNode } from '../base/xml.js';
 
 /** Every Open Test Reporting namespace starts so: `.../core/0.2.0`, `.../events/0.1.0`, ... */
 const OTR_SCHEMAS = 'https://schemas.opentest4j.org/reporting/';
@@ -149,7 +149,7 @@ function fromHierarchy(root: XmlNode, q: Names): Node[] {
       durationMs: isoDuration(attr(element, 'duration')),
     };
     nodes.push(node);
-    // The XML limits bound the depth already (src/parsers/xml.ts); this keeps the walk's own.
+    // The XML limits bound the depth already (src/parsers/base/xml.ts); this keeps the walk's own.
     if (depth < 256) for (const child of list(element[childKey])) walk(child, node, depth + 1);
   };
   for (const top of list(root[q.hierarchy('root')])) walk(top, undefined, 0);

@@ -1,5 +1,5 @@
 /** Playwright JSON reporter: one test per spec and project, retries as attempts. */
-import type { ReportFormat } from '../format.js';
+import type { ReportFormat } from '../base/format.js';
 import {
   runErrorMessage,
   withRunErrors,
@@ -9,7 +9,7 @@ import {
   type RunError,
   type RunSelection,
   type TestResult,
-} from '../model.js';
+} from '../base/model.js';
 import { arr, num, obj, str, type Json } from './json-util.js';
 
 const RESULT: Record<string, Outcome> = {

@@ -4,7 +4,7 @@
  * it: the suite path and the test's name joined by dots (`Tests.Calculator.Adds`), so classname is
  * the suite path and the file the test's suite file.
  */
-import type { ReportFormat } from '../format.js';
+import type { ReportFormat } from '../base/format.js';
 import {
   firstLine,
   NO_PROPERTIES,
@@ -13,8 +13,8 @@ import {
   type Outcome,
   type TestResult,
   type TestStep,
-} from '../model.js';
-import { attr, list, text, type XmlNode } from '../xml.js';
+} from '../base/model.js';
+import { attr, list, text, type XmlNode } from '../base/xml.js';
 
 export const robot: ReportFormat = {
   id: 'robot',
@@ -44,7 +44,7 @@ function walkSuite(suite: XmlNode, parents: string[], out: TestResult[], depth: 
   const file = attr(suite, 'source');
   const first = out.length;
   for (const test of list(suite.test)) out.push(toResult(test, path, classname, file));
-  // The XML limits bound the depth already (src/parsers/xml.ts); this keeps the walk's own.
+  // The XML limits bound the depth already (src/parsers/base/xml.ts); this keeps the walk's own.
   if (depth < 256) for (const child of list(suite.suite)) walkSuite(child, path, out, depth + 1);
   // A failed suite teardown fails every test of the suite, as Robot's own result model does
   // (robot/result/suiteteardownfailed.py): output.xml keeps those tests' statuses as they ended.

@@ -1,12 +1,12 @@
 /** `rspec --format json`. */
-import type { ReportFormat } from '../format.js';
+import type { ReportFormat } from '../base/format.js';
 import {
   foldRepeats,
   withRunErrors,
   type Outcome,
   type RunError,
   type TestResult,
-} from '../model.js';
+} from '../base/model.js';
 import { arr, num, obj, str } from './json-util.js';
 
 const STATUS: Record<string, Outcome> = { passed: 'passed', failed: 'failed', pending: 'skipped' };

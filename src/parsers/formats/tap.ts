@@ -8,7 +8,7 @@
  * counts its assertions, skips and todos), and a point that node's runner marks `type: 'test'`
  * even when it has subtests (node counts those; its `type: 'suite'` points are describe blocks).
  */
-import type { ReportFormat } from '../format.js';
+import type { ReportFormat } from '../base/format.js';
 import {
   firstLine,
   NO_PROPERTIES,
@@ -17,7 +17,7 @@ import {
   type ParsedTests,
   type RunError,
   type TestResult,
-} from '../model.js';
+} from '../base/model.js';
 
 /** Subtests nested deeper are refused: no runner nests that deep (XML_LIMITS.depth is the same). */
 export const MAX_DEPTH = 256;

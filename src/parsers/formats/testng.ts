@@ -1,13 +1,13 @@
 /** TestNG testng-results.xml (configuration methods are not tests). */
-import type { ReportFormat } from '../format.js';
+import type { ReportFormat } from '../base/format.js';
 import {
   testIdentity,
   withRetries,
   type Attempt,
   type Outcome,
   type TestResult,
-} from '../model.js';
-import { attr, list, seconds, text, type XmlNode } from '../xml.js';
+} from '../base/model.js';
+import { attr, list, seconds, text, type XmlNode } from '../base/xml.js';
 
 const STATUS: Record<string, Outcome> = { PASS: 'passed', FAIL: 'failed', SKIP: 'skipped' };
 

@@ -1,5 +1,5 @@
 /** Visual Studio TRX (MSTest, and the xUnit/NUnit adapters of `dotnet test --logger trx`). */
-import type { ReportFormat } from '../format.js';
+import type { ReportFormat } from '../base/format.js';
 import {
   foldRepeats,
   runErrorMessage,
@@ -7,8 +7,8 @@ import {
   type Outcome,
   type RunError,
   type TestResult,
-} from '../model.js';
-import { attr, list, text, type XmlNode } from '../xml.js';
+} from '../base/model.js';
+import { attr, list, text, type XmlNode } from '../base/xml.js';
 
 const OUTCOMES: Record<string, Outcome> = {
   passed: 'passed',

@@ -1,7 +1,7 @@
 /** xUnit.net XML: v2 (<assemblies>) and v1 (<assembly> with <class>). */
-import type { ReportFormat } from '../format.js';
-import { foldRepeats, type Outcome, type TestResult } from '../model.js';
-import { attr, list, seconds, text, type XmlNode } from '../xml.js';
+import type { ReportFormat } from '../base/format.js';
+import { foldRepeats, type Outcome, type TestResult } from '../base/model.js';
+import { attr, list, seconds, text, type XmlNode } from '../base/xml.js';
 
 const RESULTS: Record<string, Outcome> = {
   pass: 'passed',

@@ -4,10 +4,10 @@
  * (so a seed is validated like any client's write, and keys and ranks are given in seed order).
  */
 import { randomUUID } from 'node:crypto';
-import { jtiOf } from '../shared/jwt.js';
-import { resourceSpec, type ResourceType } from '../schema/resources.js';
-import { ApiError } from './errors.js';
-import { type Seed, SEEDED_RECORDS, SeedError } from './seed.js';
+import { jtiOf } from '../../shared/jwt.js';
+import { resourceSpec, type ResourceType } from '../../schema/resources.js';
+import { ApiError } from '../model/errors.js';
+import { type Seed, SEEDED_RECORDS, SeedError } from '../model/seed.js';
 import type { Store, StoredRecord } from './store.js';
 
 export interface Space {

@@ -2,8 +2,8 @@
  * Sorting and paging of a list (docs/service-api.md 4.1): page numbers, or opaque keyset cursors that
  * neither skip nor repeat records while data changes; absolute links to the other pages.
  */
-import { compareValues } from './filtrql/evaluator.js';
-import { ApiError } from './errors.js';
+import { compareValues } from '../filtrql/evaluator.js';
+import { ApiError } from '../model/errors.js';
 import { DEFAULT_PAGE_SIZE, intParam, MAX_PAGE_SIZE, type SortKey } from './query.js';
 import type { StoredRecord } from './store.js';
 

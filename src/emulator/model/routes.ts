@@ -2,7 +2,7 @@
  * The API as data: routes are compiled once from src/schema (stripe-mock style). Fixed paths match
  * before parameterised ones.
  */
-import { RESOURCE_TYPES, resourceSpec, type ResourceType } from '../schema/resources.js';
+import { RESOURCE_TYPES, resourceSpec, type ResourceType } from '../../schema/resources.js';
 
 export type RouteKind =
   | 'list'

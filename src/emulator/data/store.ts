@@ -5,7 +5,7 @@
  * Space of 1,000 or 100,000 records.
  */
 import { randomUUID } from 'node:crypto';
-import { RESOURCE_TYPES, resourceSpec, type ResourceType } from '../schema/resources.js';
+import { RESOURCE_TYPES, resourceSpec, type ResourceType } from '../../schema/resources.js';
 
 export interface StoredRecord {
   type: ResourceType;

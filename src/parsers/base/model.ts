@@ -2,7 +2,7 @@
  * The normalized result model every parser builds (dorny/test-reporter style): parsers only build
  * the list; counting lives here.
  */
-import { render, TestcycleError, type Words } from '../shared/errors.js';
+import { render, TestcycleError, type Words } from '../../shared/errors.js';
 
 export type Outcome = 'passed' | 'failed' | 'error' | 'skipped';
 

@@ -13,13 +13,13 @@ import {
   type LiveRequest,
   type SeriesData,
   type TestInfo,
-} from '../dashboard/render/index.js';
-import { countsFrom } from '../schema/counts.js';
-import { DEFAULT_LAST } from '../shared/defaults.js';
-import type { ExecutionResult } from '../schema/resources.js';
-import type { Store } from './store.js';
+} from '../../dashboard/render/index.js';
+import { countsFrom } from '../../schema/counts.js';
+import { DEFAULT_LAST } from '../../shared/defaults.js';
+import type { ExecutionResult } from '../../schema/resources.js';
+import type { Store } from '../data/store.js';
 
-export type { LiveRequest } from '../dashboard/render/index.js';
+export type { LiveRequest } from '../../dashboard/render/index.js';
 
 /**
  * On loopback the page is the user's own; beyond it the page shows a Space's data, so it asks for

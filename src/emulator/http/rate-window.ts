@@ -2,10 +2,10 @@
  * The rate limit (docs/service-api.md 8): a sliding window per token; every request counts, 429s
  * included, so a client that ignores 429s stays limited.
  */
-import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimit } from '../shared/rate.js';
-import { ApiError, MESSAGES } from './errors.js';
+import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimit } from '../../shared/rate.js';
+import { ApiError, MESSAGES } from '../model/errors.js';
 
-export type { RateLimit } from '../shared/rate.js';
+export type { RateLimit } from '../../shared/rate.js';
 
 /** `COUNT/WINDOW` like the client's flag (100/1m, 5/2s, 1000/500ms), or as parsed; default the service's. */
 export function parseRate(value: string | RateLimit | undefined): RateLimit {

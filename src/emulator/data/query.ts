@@ -2,12 +2,12 @@
  * Query parameters (docs/service-api.md 4.1, 4.3): which a route accepts, and their parsing into
  * checked values. An unknown parameter or name gives 400 naming what is valid.
  */
-import { MAX_PAGE_SIZE } from '../schema/limits.js';
-import { resourceSpec, type ResourceType } from '../schema/resources.js';
-import { ApiError } from './errors.js';
-import { compileFilter, type FilterEnv, FilterFieldError } from './filtrql/evaluator.js';
-import { FilterSyntaxError } from './filtrql/lexer.js';
-import { own } from './own.js';
+import { MAX_PAGE_SIZE } from '../../schema/limits.js';
+import { resourceSpec, type ResourceType } from '../../schema/resources.js';
+import { ApiError } from '../model/errors.js';
+import { compileFilter, type FilterEnv, FilterFieldError } from '../filtrql/evaluator.js';
+import { FilterSyntaxError } from '../filtrql/lexer.js';
+import { own } from '../model/own.js';
 import type { StoredRecord } from './store.js';
 
 export const DEFAULT_PAGE_SIZE = 25;

@@ -4,9 +4,9 @@
  * Links are absolute, built from the request's origin, as most JSON:API servers send them.
  * Compound documents: the `included` records of include=... .
  */
-import { isResourceType, resourceSpec, type ResourceType } from '../schema/resources.js';
-import { ApiError } from './errors.js';
-import { own } from './own.js';
+import { isResourceType, resourceSpec, type ResourceType } from '../../schema/resources.js';
+import { ApiError } from '../model/errors.js';
+import { own } from '../model/own.js';
 import { MAX_INCLUDE_DEPTH } from './query.js';
 import type { StoredRecord } from './store.js';
 

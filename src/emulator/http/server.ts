@@ -5,20 +5,20 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MAX_BODY_BYTES } from '../schema/limits.js';
-import { RESOURCE_TYPES } from '../schema/resources.js';
+import { MAX_BODY_BYTES } from '../../schema/limits.js';
+import { RESOURCE_TYPES } from '../../schema/resources.js';
 import { authenticate, authorize, bearerOf, type TokenInfo, tokenTable } from './auth.js';
 import { Chaos, type ChaosDecision, NO_CHAOS, parseChaos, type ChaosOptions } from './chaos.js';
 import { filterReference, openApiDocument } from './describe.js';
-import { ApiError, MESSAGES } from './errors.js';
+import { ApiError, MESSAGES } from '../model/errors.js';
 import { hostOf, isLoopbackAddress, linkBase, readBody, send } from './http-io.js';
 import { isCrossSite, livePage, livePageAllowed, PAGE_HEADERS, RequestLog } from './live-page.js';
 import { checkAccept, checkContentType } from './negotiate.js';
 import { parseRate, type RateLimit, RateWindow } from './rate-window.js';
-import { compileRoutes, matchRoute, type Route, type RouteMatch } from './routes.js';
-import { demoSeed, type Region, type Seed } from './seed.js';
-import { API_PREFIX } from './paging.js';
-import { EmulatorService, type ServiceResponse } from './service.js';
+import { compileRoutes, matchRoute, type Route, type RouteMatch } from '../model/routes.js';
+import { demoSeed, type Region, type Seed } from '../model/seed.js';
+import { API_PREFIX } from '../data/paging.js';
+import { EmulatorService, type ServiceResponse } from '../data/service.js';
 import { type EmulatorStats, StatsCounter } from './stats.js';
 
 export type { EmulatorStats } from './stats.js';

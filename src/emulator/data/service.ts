@@ -3,15 +3,15 @@
  * type. Each concern has its own file (query parameters, paging, aggregates, validation, per-type
  * rules, serialization, seeding); this one puts them in order. HTTP concerns stay in server.ts.
  */
-import { resourceSpec, type ResourceType } from '../schema/resources.js';
+import { resourceSpec, type ResourceType } from '../../schema/resources.js';
 import { aggregate } from './aggregate.js';
-import { ApiError, MESSAGES } from './errors.js';
-import type { FilterEnv } from './filtrql/evaluator.js';
+import { ApiError, MESSAGES } from '../model/errors.js';
+import type { FilterEnv } from '../filtrql/evaluator.js';
 import { API_PREFIX, pageSize, paginate, sortRecords } from './paging.js';
 import { checkParams, flag, LIST_PARAMS, ONE_PARAMS, parseSort, recordFilter } from './query.js';
-import type { Route } from './routes.js';
+import type { Route } from '../model/routes.js';
 import { TYPE_RULES } from './rules.js';
-import type { Seed } from './seed.js';
+import type { Seed } from '../model/seed.js';
 import { type Kept, seedPreferences, seedRecords, seedSpace } from './seeding.js';
 import {
   type Fieldsets,

@@ -8,9 +8,9 @@ import {
   type ResourceSpec,
   resourceSpec,
   type ResourceType,
-} from '../schema/resources.js';
-import { ApiError, MESSAGES } from './errors.js';
-import { own } from './own.js';
+} from '../../schema/resources.js';
+import { ApiError, MESSAGES } from '../model/errors.js';
+import { own } from '../model/own.js';
 import { type Store, type StoredRecord, uniqueSetsOf } from './store.js';
 
 export function readDocument(

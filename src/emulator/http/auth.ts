@@ -3,10 +3,10 @@
  * revoked, of this region; a read-only token may not write.
  */
 import type http from 'node:http';
-import { ApiError, MESSAGES } from './errors.js';
-import type { Route } from './routes.js';
-import type { Region, Role, Seed } from './seed.js';
-import type { EmulatorService } from './service.js';
+import { ApiError, MESSAGES } from '../model/errors.js';
+import type { Route } from '../model/routes.js';
+import type { Region, Role, Seed } from '../model/seed.js';
+import type { EmulatorService } from '../data/service.js';
 
 export interface TokenInfo {
   id: string;

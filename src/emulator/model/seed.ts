@@ -4,7 +4,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { NOTIFICATION_TYPES, resourceSpec, type ResourceType } from '../schema/resources.js';
+import { NOTIFICATION_TYPES, resourceSpec, type ResourceType } from '../../schema/resources.js';
 
 export type Region = 'eu' | 'us' | 'in';
 export type Role = 'read-write' | 'read-only';
@@ -47,7 +47,7 @@ const REGIONS = ['eu', 'us', 'in'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
  * The seed's lists of records and the resource each holds, in the order they are created
- * (src/emulator/seeding.ts). Seeded records may keep a real Space's id and key (an export): the
+ * (src/emulator/data/seeding.ts). Seeded records may keep a real Space's id and key (an export): the
  * key attribute is the resource's (src/schema/resources.ts).
  */
 export const SEEDED_RECORDS = [

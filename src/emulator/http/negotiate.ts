@@ -4,7 +4,7 @@
  * The emulator supports no extension, so any `ext` URI is unsupported; `profile` is allowed and
  * ignored (a server may ignore profiles it does not know).
  */
-import { ApiError } from './errors.js';
+import { ApiError } from '../model/errors.js';
 
 export const MEDIA_TYPE = 'application/vnd.api+json';
 const ALLOWED_PARAMS = new Set(['ext', 'profile']);

@@ -2,11 +2,11 @@
  * GET /{type}/aggregate (docs/service-api.md 4.3; the grouped shape is the emulator's, docs/design.md):
  * count, one group per distinct value of the groupBy columns, sum/avg/min/max of numeric columns.
  */
-import { resourceSpec, type ResourceType } from '../schema/resources.js';
-import { ApiError } from './errors.js';
-import type { FilterEnv } from './filtrql/evaluator.js';
+import { resourceSpec, type ResourceType } from '../../schema/resources.js';
+import { ApiError } from '../model/errors.js';
+import type { FilterEnv } from '../filtrql/evaluator.js';
 import { AGGREGATE_FUNCTIONS, AGGREGATE_PARAMS, checkParams, recordFilter } from './query.js';
-import { own } from './own.js';
+import { own } from '../model/own.js';
 import type { StoredRecord } from './store.js';
 
 export function aggregate(

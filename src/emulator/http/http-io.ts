@@ -1,7 +1,7 @@
 /** The emulator's HTTP plumbing: reading bodies, writing answers, and where links point. */
 import type http from 'node:http';
 import { MEDIA_TYPE } from './negotiate.js';
-import { API_PREFIX } from './paging.js';
+import { API_PREFIX } from '../data/paging.js';
 
 /** The body, or 'too-large' once it passes `max` bytes (read to the end either way). */
 export function readBody(req: http.IncomingMessage, max: number): Promise<Buffer | 'too-large'> {

@@ -2,9 +2,9 @@
  * What differs by type, as a table: starting values, and the server's own changes and checks on
  * create and update (docs/service-api.md 2.4-2.8 and section 3). Everything else is generic.
  */
-import type { ResourceType } from '../schema/resources.js';
-import { ApiError, MESSAGES } from './errors.js';
-import { own } from './own.js';
+import type { ResourceType } from '../../schema/resources.js';
+import { ApiError, MESSAGES } from '../model/errors.js';
+import { own } from '../model/own.js';
 import type { Store, StoredRecord } from './store.js';
 
 export interface RuleContext {

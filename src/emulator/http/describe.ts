@@ -1,13 +1,18 @@
 /** Descriptions generated from the tables, never written by hand: /openapi.json and /filter-reference. */
-import { type AttrSpec, RESOURCES, resourceSpec, type ResourceType } from '../schema/resources.js';
+import {
+  type AttrSpec,
+  RESOURCES,
+  resourceSpec,
+  type ResourceType,
+} from '../../schema/resources.js';
 import {
   COMPARE_OPERATORS,
   FUNCTIONS,
   KEYWORDS,
   QUANTIFIERS,
   TIME_UNITS,
-} from './filtrql/reference.js';
-import type { Route, RouteKind } from './routes.js';
+} from '../filtrql/reference.js';
+import type { Route, RouteKind } from '../model/routes.js';
 import {
   AGGREGATE_FUNCTIONS,
   AGGREGATE_PARAMS,
@@ -16,8 +21,8 @@ import {
   MAX_INCLUDE_DEPTH,
   MAX_PAGE_SIZE,
   ONE_PARAMS,
-} from './query.js';
-import type { Role } from './seed.js';
+} from '../data/query.js';
+import type { Role } from '../model/seed.js';
 
 type Schema = Record<string, unknown>;
 
