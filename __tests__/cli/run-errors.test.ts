@@ -3,6 +3,9 @@
  * `parse` names them (text and --json), `publish` fails its gate on them (exit 1) and says so in
  * text and --json, and `--runner-exit-code` (or TESTCYCLE_RUNNER_EXIT_CODE) is heard.
  */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { sampleRoot } from '../helpers/samples.js';
 import { closeEmulators, emulator, RW } from '../helpers/emulator.js';
 import { runCli } from '../helpers/cli.js';
@@ -113,5 +116,30 @@ describe('publish', () => {
     });
     expect(code).toBe(2);
     expect(err).toContain('--runner-exit-code: "red" is not a whole number');
+  });
+
+  test('--summary-file masks the token in what the reports say (a run error, a failure message), as every output does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'testcycle-summary-token-'));
+    try {
+      const report = join(dir, 'junit.xml');
+      writeFileSync(
+        report,
+        `<testsuites><testsuite name="Boot" errors="1" tests="0"><error message="connect refused: Bearer ${RW}"/></testsuite>` +
+          `<testsuite name="Api"><testcase classname="Api" name="calls"><failure message="401 for token ${RW}"/></testcase></testsuite></testsuites>`,
+      );
+      const summary = join(dir, 'summary.md');
+      const { code, out, err } = await publish(
+        report,
+        ['--summary-file', summary, '--workspace', dir],
+        await env(),
+      );
+      expect(code).toBe(1);
+      const written = readFileSync(summary, 'utf8');
+      expect(written).toContain('connect refused: Bearer');
+      expect(written).toContain('401 for token');
+      expect([written, out, err].filter((text) => text.includes(RW))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -549,7 +549,7 @@ describe('fields mapped from labels', () => {
     expect(writes(emu.stats())).toBe(0);
   });
 
-  test('publish --sync reads ownership-field and replace-steps as sync does; ownership-field without case-fields is said to do nothing', async () => {
+  test('publish --sync reads ownership-field and replace-steps as sync does; an ownership-field that case-fields also maps is refused', async () => {
     const emu = await publishEmulator({ seed: seed() });
     const settings = publishSettings(
       settingsFrom({ 'cycle-name': 'CI run', sync: true, ...mapping, 'ownership-field': OWN }),

@@ -32,6 +32,40 @@ const FEATURE = `Feature: Calculator
   Scenario: adds
     Given 1 and 2
     Then "3" is shown
+
+  Scenario Outline: sums <a> + <b>
+    When I add <a> and <b>
+
+    Examples:
+      | a | b |
+      | 1 | 2 |
+`;
+
+const EACH = `describe('sums', () => {
+  it.each([[1, 2, 3]])('add(%i, %i) -> %i', (a, b, c) => {});
+  it.each\`a | b\`('$a plus $b', () => {});
+});
+for (const n of [4]) it('doubles ' + n, () => {});
+`;
+
+const DYNAMIC = `describe('cases', () => {
+  for (const c of table) it(c.title, () => {});
+});
+`;
+
+const ROBOT = `*** Settings ***
+Library    Collections
+
+*** Test Cases ***
+Adds
+    [Tags]    smoke
+    Add Numbers    1    2
+| Divides | Log | 1 |
+
+*** Keywords ***
+Add Numbers
+    [Arguments]    \${a}    \${b}
+    Log    \${a}
 `;
 
 const GO = `package mathutil
@@ -40,6 +74,14 @@ func TestAdds(t *testing.T) {
 	t.Run("with zero", func(t *testing.T) {})
 }
 `;
+
+/** Each source where it lives: the file's kind says how it declares tests. */
+const PATHS = new Map([
+  [FEATURE, 'features/calculator.feature'],
+  [ROBOT, 'tests/calculator.robot'],
+  [PYTHON, 'tests/test_mod.py'],
+  [GO, 'mathutil/math_test.go'],
+]);
 
 describe('declares', () => {
   test.each([
@@ -82,11 +124,31 @@ describe('declares', () => {
     ],
     ['jest: a deleted test', JEST, 'Cart when empty removes an item', [], false],
     [
-      'jest: a title built at run time does not stand as written',
+      "jest: a regular expression's test(x) is no title built at run time",
+      `${JEST}const ok = /^a/.test(value);\n`,
+      'Cart when empty removes an item',
+      [],
+      false,
+    ],
+    // A title built at run time: what it may be is read from the source as a pattern, so a test
+    // a filter left out of the run (mocha --grep, Playwright's JUnit) is not taken as deleted.
+    [
+      'jest: a title built at run time stands as its template',
       JEST,
       'Cart counts 3 items',
       [],
-      false,
+      true,
+    ],
+    ['jest: a template stands only for names of its shape', JEST, 'Cart counts 3 boxes', [], false],
+    ['jest: each-table titles (printf, $name)', EACH, 'sums add(1, 2) -> 3', [], true],
+    ['jest: a $name title of each', EACH, 'sums 1 plus 2', [], true],
+    ['mocha: a title concatenated at run time', EACH, 'doubles 4', [], true],
+    [
+      'mocha: a title from a variable may be any name of its file',
+      DYNAMIC,
+      'cases whatever it is',
+      [],
+      true,
     ],
     ['vitest: joined by " > "', JEST, 'Cart > when empty > adds an item', [], true],
     [
@@ -121,6 +183,35 @@ describe('declares', () => {
     ['Cucumber: feature and scenario lines', FEATURE, 'Calculator.adds', [], true],
     ['Cucumber: a renamed scenario', FEATURE, 'Calculator.subtracts', [], false],
     [
+      "Cucumber: an outline's example, named with its values",
+      FEATURE,
+      'Calculator.sums 1 + 2',
+      [],
+      true,
+    ],
+    [
+      'Robot: a test case line, under its suite path',
+      ROBOT,
+      'Tests.Calculator.Adds',
+      ['Tests.Calculator'],
+      true,
+    ],
+    [
+      'Robot: a test in the pipe-separated format',
+      ROBOT,
+      'Tests.Calculator.Divides',
+      ['Tests.Calculator'],
+      true,
+    ],
+    [
+      'Robot: a keyword is no test',
+      ROBOT,
+      'Tests.Calculator.Add Numbers',
+      ['Tests.Calculator'],
+      false,
+    ],
+    ['Robot: a deleted test', ROBOT, 'Tests.Calculator.Subtracts', ['Tests.Calculator'], false],
+    [
       'go: a test function and its subtest (spaces written as _)',
       GO,
       'TestAdds/with_zero',
@@ -129,7 +220,7 @@ describe('declares', () => {
     ],
     ['go: a deleted test function', GO, 'TestSubtracts', [], false],
   ])('%s', (_what, source, name, prefixes, expected) => {
-    const index = indexSource(source as string, FEATURE === source);
+    const index = indexSource(source as string, PATHS.get(source as string) ?? 'test/x.test.js');
     expect(declares(index, name as string, prefixes as string[])).toBe(expected);
   });
 });

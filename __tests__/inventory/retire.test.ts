@@ -18,6 +18,7 @@ import {
   settingsFrom,
   sync,
   syncSettings,
+  type RetireCandidate,
   type SyncOptions,
 } from '../../src/publish/index.js';
 import { parseReport } from '../../src/parsers/index.js';
@@ -151,7 +152,7 @@ const PRICE_KEYS = [
   keyOf('src/price.test.js', 'Price', 'rounds'),
 ];
 
-describe('a test that merely did not run is kept (issue point 5)', () => {
+describe('a test that merely did not run is kept', () => {
   test('a test file that failed to load, with the run error its report carries: its cases stay, the plan says why', async () => {
     const dir = workspace(sources());
     const emu = await publishEmulator({ seed: seedOf() });
@@ -315,7 +316,7 @@ describe('a test that merely did not run is kept (issue point 5)', () => {
   });
 });
 
-describe('reports that cannot prove anything gone block retirement (issue point 5)', () => {
+describe('reports that cannot prove anything gone block retirement', () => {
   /** Shard 1 as jest --json writes it: the math file, whole. */
   const shard1 = (dir: string) =>
     JSON.stringify({
@@ -481,7 +482,7 @@ describe('test files outside the workspace', () => {
   });
 });
 
-describe("only this pipeline's cases (issue point 6)", () => {
+describe("only this pipeline's cases", () => {
   const theirs = [
     // Another team's scheme ({classname}.{name} of their Java suite), and their repository's paths.
     'com.acme.billing.InvoiceTest.testTotal',
@@ -593,7 +594,125 @@ describe("only this pipeline's cases (issue point 6)", () => {
   });
 });
 
-describe('renames are proposed, not guessed (issue point 8)', () => {
+/** Automated cases keyed as given, named after their keys. */
+const seedKeys = (keys: string[]) =>
+  testSeed({
+    testCases: keys.map((k) => ({
+      name: k,
+      automationKey: k,
+      automationStatus: 'AUTOMATED',
+      status: 'ACTIVE',
+    })),
+  });
+
+const verdicts = (result: { retire: { candidates: RetireCandidate[] } }) =>
+  result.retire.candidates.map((c) => [c.automationKey, c.verdict]);
+
+describe('a filter left out tests whose names the source builds or declares its own way', () => {
+  test('mocha --grep: titles built at run time (a template, a concatenation) stand as their patterns: kept', async () => {
+    const src = [
+      "describe('math', () => {",
+      "  it('adds', () => {});",
+      '  for (const n of [1, 2]) it(`doubles ${n}`, () => {});',
+      "  for (const n of [3]) it('halves ' + n, () => {});",
+      '});',
+    ].join('\n');
+    const dir = workspace({ 'test/math.spec.js': src });
+    const keys = ['adds', 'doubles 1', 'doubles 2', 'halves 3', 'triples 1'].map(
+      (t) => `test/math.spec.js › math ${t}`,
+    );
+    const emu = await publishEmulator({ seed: seedKeys(keys) });
+    // `mocha --grep adds`: the other tests are not in the report at all.
+    const reports: ParsedReport[] = [
+      {
+        file: 'mocha.json',
+        format: 'mocha-json',
+        tests: [jestTest(dir, 'test/math.spec.js', 'math', 'adds')],
+      },
+    ];
+    const result = await sync(clientOf(emu), syncOf(dir, reports, { 'retire-max': 5 }));
+    // "triples 1" fits no title of the file: deleted.
+    expect(archivedKeys(emu)).toEqual(['test/math.spec.js › math triples 1']);
+    expect(verdicts(result).filter(([, v]) => v === 'kept')).toHaveLength(3);
+  });
+
+  test('robot --include smoke: the tests left out still stand as test case lines of their file: kept', async () => {
+    const dir = workspace({
+      'tests/calculator.robot':
+        '*** Test Cases ***\nAdds\n    [Tags]    smoke\n    Log    1\n\nSubtracts\n    Log    2\n',
+    });
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+<robot generator="Robot 7.1" generated="2026-11-27T00:00:00.000000" rpa="false" schemaversion="5">
+<suite id="s1" name="Tests" source="${dir}/tests">
+<suite id="s1-s1" name="Calculator" source="${dir}/tests/calculator.robot">
+<test id="s1-s1-t1" name="Adds" line="2"><tag>smoke</tag><status status="PASS" start="2026-11-27T00:00:00.000000" elapsed="0.001"/></test>
+<status status="PASS" start="2026-11-27T00:00:00.000000" elapsed="0.001"/>
+</suite>
+<status status="PASS" start="2026-11-27T00:00:00.000000" elapsed="0.001"/>
+</suite>
+<errors/>
+</robot>`;
+    const keys = ['Adds', 'Subtracts', 'Multiplies'].map(
+      (t) => `tests/calculator.robot › Tests.Calculator.${t}`,
+    );
+    const emu = await publishEmulator({ seed: seedKeys(keys) });
+    const result = await sync(
+      clientOf(emu),
+      syncOf(dir, [parseReport(join(dir, 'output.xml'), xml)], { 'retire-max': 5 }),
+    );
+    expect(archivedKeys(emu)).toEqual(['tests/calculator.robot › Tests.Calculator.Multiplies']);
+    expect(verdicts(result)).toContainEqual([keys[1], 'kept']);
+  });
+});
+
+describe('a key template without {file} cannot tell which file a suite name is in', () => {
+  // `--automation-key '{classname}.{name}'`, the template the key hint names for a Space keyed
+  // by testcycle 0.1.0: a jest describe title is the suite, and many files share one ("render").
+  const keys = ['render.shows a title', 'render.shows a footer'];
+  const ran = (dir: string, extra: Partial<ParsedReport> = {}): ParsedReport[] => [
+    {
+      file: 'jest.json',
+      format: 'jest-json',
+      tests: [
+        { ...jestTest(dir, 'src/a.test.js', 'render', 'shows a title'), fullName: undefined },
+      ],
+      ...extra,
+    },
+  ];
+  const files = () =>
+    workspace({
+      'src/a.test.js': jestFile({ render: ['shows a title'] }),
+      'src/b.test.js': jestFile({ render: ['shows a footer'] }),
+    });
+
+  test.each([
+    [
+      'a file that failed to load',
+      (dir: string) =>
+        ran(dir, {
+          runErrors: [{ file: join(dir, 'src/b.test.js'), message: 'Test suite failed to run' }],
+        }),
+    ],
+    ['a shard that ran the other file', (dir: string) => ran(dir)],
+  ])('%s: its cases under the shared suite name are kept', async (_what, reports) => {
+    const dir = files();
+    const emu = await publishEmulator({ seed: seedKeys(keys) });
+    const result = await sync(
+      clientOf(emu),
+      syncOf(dir, reports(dir), { 'automation-key': '{classname}.{name}', 'retire-max': 5 }),
+    );
+    expect(archivedKeys(emu)).toEqual([]);
+    expect(result.retire.candidates.map((c) => [c.automationKey, c.verdict, c.reason])).toEqual([
+      [
+        'render.shows a footer',
+        'kept',
+        "its key names no file, and its suite's tests in this run are in test files (such as src/a.test.js), so whether its own file ran is unknown: an automation-key with {file} lets sync read that file",
+      ],
+    ]);
+  });
+});
+
+describe('renames are proposed, not guessed', () => {
   const renamed = {
     ...PROJECT,
     'src/cart.test.js': { Basket: ['adds an item', 'removes an item'] },

@@ -666,6 +666,25 @@ describe('Open Test Reporting as later JUnit Platforms and other writers have it
   });
 });
 
+test('mocha JSON (samples/mocha/reports/run-errors): hooks that threw are run errors of their suites, never tests', () => {
+  const report = sample('samples/mocha/reports/run-errors/mocha.json');
+  expect(report.tests.map((t) => [t.name, t.outcome])).toEqual([['reads', 'passed']]);
+  expect(
+    report.runErrors?.map((e) => [e.file?.replace(/^.*\/samples\//, ''), e.suite, e.message]),
+  ).toEqual([
+    [
+      'mocha/run-errors/hooks.spec.js',
+      'db',
+      '"after all" hook for "reads": could not close the connection',
+    ],
+    [
+      'mocha/run-errors/hooks.spec.js',
+      'api',
+      '"before all" hook for "lists": server did not start',
+    ],
+  ]);
+});
+
 describe('TAP from node --test (samples/node-test: its TAP and junit reporters in one run)', () => {
   const tap = sample('samples/node-test/reports/tap-run1.tap');
   const junit = sample('samples/node-test/reports/junit-run1.xml');
@@ -839,6 +858,72 @@ describe('TAP edge cases', () => {
         message: 'expected 3',
         durationMs: 4,
       }),
+    ]);
+  });
+
+  test('a failed point with nothing failing beneath it is a run error: the failure was outside its tests', () => {
+    // node 24.21 --test --test-reporter=tap: `describe('broken describe', () => { throw ... })`.
+    // node counts no failed test ("# fail 0") and exits 1.
+    const node = read(
+      [
+        'TAP version 13',
+        '# Subtest: broken describe',
+        'not ok 1 - broken describe',
+        '  ---',
+        '  duration_ms: 0.640775',
+        "  type: 'suite'",
+        "  location: '/tmp/nt/test/a.test.js:2:1'",
+        "  failureType: 'testCodeFailure'",
+        "  error: 'boom in describe'",
+        "  code: 'ERR_TEST_FAILURE'",
+        '  ...',
+        '# Subtest: ok suite',
+        '    # Subtest: fine',
+        '    ok 1 - fine',
+        '      ---',
+        '      duration_ms: 0.403753',
+        "      type: 'test'",
+        '      ...',
+        '    1..1',
+        'ok 2 - ok suite',
+        '  ---',
+        '  duration_ms: 0.950171',
+        "  type: 'suite'",
+        '  ...',
+        '1..2',
+        '# tests 1',
+        '# fail 0',
+      ].join('\n'),
+    );
+    expect(node.tests.map((t) => [t.name, t.outcome])).toEqual([['fine', 'passed']]);
+    expect(node.runErrors).toEqual([{ suite: 'broken describe', message: 'boom in describe' }]);
+    // TAP 14: a subtest that failed though each of its points passed (its file's process exited 1).
+    const plain = read(
+      [
+        'TAP version 14',
+        '# Subtest: test/cart.test.js',
+        '    ok 1 - totals',
+        '    1..1',
+        'not ok 1 - test/cart.test.js',
+        '  ---',
+        '  exitCode: 1',
+        '  ...',
+        '# Subtest: shipping',
+        '    not ok 1 - quotes',
+        '    1..1',
+        'not ok 2 - shipping',
+        '1..2',
+      ].join('\n'),
+    );
+    expect(plain.tests.map((t) => [t.name, t.outcome])).toEqual([
+      ['totals', 'passed'],
+      ['quotes', 'failed'],
+    ]);
+    expect(plain.runErrors).toEqual([
+      {
+        file: 'test/cart.test.js',
+        message: '"test/cart.test.js" failed, though none of its tests did',
+      },
     ]);
   });
 

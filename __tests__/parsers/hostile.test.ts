@@ -51,6 +51,15 @@ const HOSTILE: [string, string | Buffer, RegExp][] = [
     `TAP version 14\n${Array.from({ length: 300 }, (_, i) => `${' '.repeat(4 * i)}# Subtest: s${i}`).join('\n')}\n${' '.repeat(1200)}ok 1 - deep\n`,
     /cannot be read as TAP: line 259: subtests are nested more than 256 deep/,
   ],
+  // Open Test Reporting's events are flat: their parentId chain nests without the XML's depth.
+  [
+    'deep-events.xml',
+    `<e:events xmlns="https://schemas.opentest4j.org/reporting/core/0.2.0" xmlns:e="https://schemas.opentest4j.org/reporting/events/0.2.0">${Array.from(
+      { length: 20_000 },
+      (_, i) => `<e:started id="${i}"${i ? ` parentId="${i - 1}"` : ''} name="n${i}"/>`,
+    ).join('')}</e:events>`,
+    /cannot be read as Open Test Reporting XML: started event "257" is nested more than 256 deep/,
+  ],
   ['billion-laughs.xml', billionLaughs(), /__none__/],
 ];
 

@@ -114,6 +114,33 @@ describe('identity', () => {
     ]);
   });
 
+  test("jest-junit writes each of jest's tests once, a retried one too: a repeat in its element is another test, never a retry", () => {
+    // jest 30.5.2 and jest-junit 17.0.0 (stack trimmed): `test.each([[1, 2], [2, 2]])('doubles', ...)`
+    // inside describe('cart'), a title without placeholders; jest: "Tests: 1 failed, 1 passed, 2 total".
+    const xml = [
+      '<?xml version="1.0" encoding="UTF-8"?>',
+      '<testsuites name="jest tests" tests="2" failures="1" errors="0" time="0.523">',
+      '  <testsuite name="cart" errors="0" failures="1" skipped="0" timestamp="2026-11-27T07:20:37" time="0.328" tests="2">',
+      '    <testcase classname="cart doubles" name="cart doubles" time="0.006">',
+      '      <failure>Error: expect(received).toBe(expected) // Object.is equality',
+      '',
+      'Expected: 5',
+      'Received: 2',
+      '    at toBe (/tmp/rv/jestj/t/each.test.js:3:19)</failure>',
+      '    </testcase>',
+      '    <testcase classname="cart doubles" name="cart doubles" time="0.001">',
+      '    </testcase>',
+      '  </testsuite>',
+      '</testsuites>',
+    ].join('\n');
+    const report = parseReport('junit.xml', xml);
+    expect(report.tests.map((t) => [t.name, t.outcome, t.attempts?.length ?? 1])).toEqual([
+      ['cart doubles', 'failed', 1],
+      ['cart doubles', 'passed', 1],
+    ]);
+    expect(countTests(report.tests)).toMatchObject({ total: 2, passed: 1, failed: 1, flaky: 0 });
+  });
+
   test('TestNG data-provider invocations are three tests with their params', () => {
     const method = (status: string, value: string) =>
       `<test-method status="${status}" name="matches" duration-ms="1"><params><param index="0"><value><![CDATA[${value}]]></value></param></params></test-method>`;

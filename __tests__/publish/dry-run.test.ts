@@ -172,6 +172,15 @@ const ROWS: Row[] = [
     publish: { settings: { ...CI, sync: true }, reports: tests(14, (i) => i === 12) },
   },
   {
+    // Most tests match no case yet: sync creates theirs, so the run looks up no other key template.
+    name: 'sync into a Space that has few of the cases yet',
+    seed: space(3),
+    publish: {
+      settings: { ...CI, sync: true, 'max-failed': 1 },
+      reports: tests(8, (i) => i === 5),
+    },
+  },
+  {
     name: 'sync and create-missing-cases',
     seed: space(5),
     publish: {

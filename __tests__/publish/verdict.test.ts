@@ -2,7 +2,7 @@
  * The runner's verdict is the floor of the gate (docs/design.md "Run errors"), on reports real
  * runners wrote (samples/*\/reports/run-errors, samples/jest/reports/same-names): a run error fails
  * the gate with or without thresholds, a runner that failed while its reports show nothing fails
- * it, a failed test the cycle does not hold fails a gate with thresholds, and none costs a request.
+ * it, a failed test the cycle does not hold fails it too, and none costs a request.
  */
 import { sampleRoot } from '../helpers/samples.js';
 import { publish, publishSettings, renderSummary, settingsFrom } from '../../src/publish/index.js';
@@ -204,6 +204,23 @@ describe('failed tests the cycle does not hold', () => {
       'create-missing-cases': false,
       'on-unmatched': 'ignore',
     });
+    expect(ignored.result.gate.passed).toBe(true);
+  });
+
+  test("without thresholds too (the README's matrix legs, whose gate job reads only the cycle): a failed test the cycle does not hold fails the step", async () => {
+    const files = ['samples/jest/reports/same-names/jest.json'];
+    // jest exited 1 for that failure; its reports show it, so the runner's verdict alone passes.
+    const { result } = await run(files, {
+      'create-missing-cases': false,
+      'runner-outcome': 'failure',
+    });
+    expect(result.gate).toMatchObject({
+      passed: false,
+      reasons: [
+        '1 test(s) failed in the reports but are not in the cycle (1 match no test case), so no threshold counted them',
+      ],
+    });
+    const ignored = await run(files, { 'create-missing-cases': false, 'on-unmatched': 'ignore' });
     expect(ignored.result.gate.passed).toBe(true);
   });
 });

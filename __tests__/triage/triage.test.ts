@@ -190,6 +190,19 @@ describe('what a quarantine value means', () => {
     expect(listed?.quarantine).toMatchObject({ reason: 'flaky, ask Ada', ageDays: 2 });
     expect(listed?.quarantine.endsByDefault).toBe(true);
   });
+
+  test('a since in the future (a typo: 2062 for 2026) cannot keep a quarantine from its default expiry', async () => {
+    const emu = await publishEmulator({ seed: triageSeed() });
+    setA(emu, JSON.stringify({ since: '2062-01-01T00:00:00Z', reason: 'flaky', by: 'ada' }));
+    const a = [...emu.service.store.all('test_cases')].find((c) => c.attributes.name === 'A')!;
+    // The case's last update is the latest it can have been set; 31 days after, it has ended.
+    const later = new Date(Date.parse(String(a.attributes.updatedAt)) + 31 * 86_400_000);
+    const [listed] = await listQuarantined(clientOf(emu), {
+      field: 'quarantine',
+      now: () => later,
+    });
+    expect(listed?.quarantine).toMatchObject({ ageDays: 31, active: false, endsByDefault: true });
+  });
 });
 
 describe('the gate leaves quarantined tests out', () => {

@@ -53,4 +53,16 @@ run xunit-suitename reports/mocha-xunit-suitename.xml --reporter xunit \
 run ctrf reports/ctrf.json --reporter mocha-ctrf-json-reporter \
   --reporter-option outputDir=reports,outputFile=ctrf.json
 
-ls -l reports
+# Run errors (docs/design.md "Run errors"): hooks outside the tests that threw, in a spec file of
+# their own (run-errors/), so the runs above keep their counts.
+mkdir -p reports/run-errors
+rc=0
+./node_modules/.bin/mocha --reporter spec run-errors/hooks.spec.js >reports/run-errors/spec.console.txt 2>&1 || rc=$?
+echo "mocha run-errors --reporter spec -> exit $rc" >&2
+rc=0
+./node_modules/.bin/mocha --reporter json --reporter-option output=reports/run-errors/mocha.json \
+  run-errors/hooks.spec.js || rc=$?
+echo "mocha run-errors --reporter json -> exit $rc" >&2
+[[ -s reports/run-errors/mocha.json ]] || { echo "missing report: reports/run-errors/mocha.json" >&2; exit 1; }
+
+ls -l reports reports/run-errors

@@ -114,8 +114,10 @@ async function finish(
   reports: ParsedReport[],
 ): Promise<number> {
   const file = ctx.values['summary-file'];
+  // The summary holds what the reports and the Space say (failure messages, run errors): data that
+  // may quote the token, masked as in every other output.
   if (typeof file === 'string')
-    await writeFile(file, renderSummary(result, reports, summaryOptions(ctx)));
+    await writeFile(file, ctx.redactor.redact(renderSummary(result, reports, summaryOptions(ctx))));
   if (ctx.values.json) {
     const { warnings: _warnings, ...out } = result;
     ctx.io.stdout(

@@ -335,24 +335,28 @@ export async function matchTests(
   let casesCreated = 0;
   let casesToCreate = 0;
   // Most tests found no case: is the Space keyed by another template? Then no case is created for
-  // them (each would duplicate one that holds their history) and the warning says what to do.
+  // them (each would duplicate one that holds their history) and the warning says what to do. A
+  // dry run's tests whose cases sync would create first are found by the run: not missed there.
   const looked = autoOfTest.filter((a, i) => a && !keyOfTest[i]).length;
-  const missed = [...missing.values()].reduce((n, indexes) => n + indexes.length, 0);
+  const missedKeys = [...missing].filter(([auto]) => !(options.dryRun && input.synced?.(auto)));
+  const missed = missedKeys.reduce((n, [, indexes]) => n + indexes.length, 0);
   const keyHint = await keyHintOf(
-    [...missing.values()].map((indexes) => input.tests[indexes[0]!]!.test),
+    missedKeys.map(([, indexes]) => input.tests[indexes[0]!]!.test),
     { tests: looked, unmatched: missed, withheld: options.createMissingCases },
     options,
     lookup.all ? [...byAuto.keys()] : client,
   );
   const withheld = !!keyHint?.withheld;
-  const noCase = (auto: string, indexes: number[]) => {
+  /** The tests at `indexes`, unmatched for one reason. */
+  const leave = (indexes: number[], reason: string) => {
     for (const i of indexes)
-      unmatched.push({
-        test: display(input.tests[i]!.test),
-        file: input.tests[i]!.file,
-        reason: `no test case with automationKey "${oneLine(auto)}"${withheld ? `; none created: cases keyed by "${keyHint!.template}" match most tests` : ''}`,
-      });
+      unmatched.push({ test: display(input.tests[i]!.test), file: input.tests[i]!.file, reason });
   };
+  const noCase = (auto: string, indexes: number[]) =>
+    leave(
+      indexes,
+      `no test case with automationKey "${oneLine(auto)}"${withheld ? `; none created: cases keyed by "${keyHint!.template}" match most tests` : ''}`,
+    );
   if (options.dryRun) {
     // The plan is the run's (docs/design.md "Dry run"): a test whose case the run would create
     // (sync first, or --create-missing-cases) is matched to a stand-in, so that its result is
@@ -382,14 +386,7 @@ export async function matchTests(
       if (created.case) {
         if (created.created) casesCreated++;
         for (const i of indexes) byTest.set(i, created.case);
-      } else {
-        for (const i of indexes)
-          unmatched.push({
-            test: display(input.tests[i]!.test),
-            file: input.tests[i]!.file,
-            reason: created.reason,
-          });
-      }
+      } else leave(indexes, created.reason);
     }
     progress.end();
   } else for (const [auto, indexes] of missing) noCase(auto, indexes);

@@ -8,10 +8,13 @@
  * title (`Cart adds an item`, `math › adds`, `tests.test_mod.TestX.test_y`); the key does not say
  * where one title ends and the next begins, so a name is declared when it can be cut, at the
  * runners' separators, into pieces that each stand in the source: a quoted string (jest, vitest,
- * mocha, Playwright, RSpec titles), a Gherkin line's text (`Scenario: adds`), or, where dots or
- * `::` join them, a declared identifier (`def test_y(`, `class TestX`, `func TestY(`). Every piece
- * must stand: a renamed `describe` leaves its old title nowhere, so its tests are gone. The reading
- * errs towards "declared": a false match keeps a case, it never archives one.
+ * mocha, Playwright, RSpec titles), a Gherkin line's text (`Scenario: adds`), a Robot Framework
+ * test case line, or, where dots or `::` join them, a declared identifier (`def test_y(`,
+ * `class TestX`, `func TestY(`). A title built at run time stands as its pattern: a template's
+ * `${n}`, an each-table's `%i` or `$name`, an outline's `<a>`, a string joined with `+`, and a title
+ * that is a variable stands for any piece. Every piece must stand: a renamed `describe` leaves its
+ * old title nowhere, so its tests are gone. The reading errs towards "declared": a false match
+ * keeps a case, it never archives one.
  */
 import { readFileSync, type Stats, statSync } from 'node:fs';
 import { posix } from 'node:path';
@@ -25,12 +28,23 @@ const MAX_QUOTES_PER_LINE = 64;
 export interface SourceIndex {
   strings: Set<string>;
   identifiers: Set<string>;
+  /**
+   * Titles built at run time, each as its literal parts between the holes a value fills
+   * (`counts ${n} items` is `["counts ", " items"]`); `["", ""]` stands for any text.
+   */
+  templates: string[][];
 }
 
-/** The pieces of a source text that can name a test. */
-export function indexSource(text: string, gherkin = false): SourceIndex {
+/** The pieces of a source text that can name a test; `path` says how the file declares them. */
+export function indexSource(text: string, path: string): SourceIndex {
   const strings = new Set<string>();
   const identifiers = new Set<string>();
+  const templates = new Map<string, string[]>();
+  const template = (parts: string[]) => templates.set(parts.join('\u0000'), parts);
+  const gherkin = path.endsWith('.feature');
+  const robot = path.endsWith('.robot');
+  const script = SCRIPT.test(path);
+  let testSection = false;
   for (const line of text.split('\n')) {
     // Every pair of one kind of quote on a line, not only the pairs a parser would make: an
     // apostrophe in a comment then cannot hide a title that follows it (a superset errs towards
@@ -45,15 +59,81 @@ export function indexSource(text: string, gherkin = false): SourceIndex {
           const inner = line.slice(at[a]! + 1, at[b]!);
           strings.add(inner);
           strings.add(inner.replace(/\\(.)/g, '$1'));
+          const holes = inner.split(HOLE);
+          if (holes.length > 1) template(holes);
+          // `'doubles ' + n`, `n + ' items'`: the string is a title's start or end.
+          if (plusBeside(line, at[b]!, 1)) template([inner, '']);
+          if (plusBeside(line, at[a]!, -1)) template(['', inner]);
         }
     }
     if (gherkin) {
       const step = GHERKIN_LINE.exec(line);
-      if (step) strings.add(step[1]!);
+      if (step) {
+        strings.add(step[1]!);
+        // A Scenario Outline's examples are named with their values: `sums <a> + <b>`.
+        const holes = step[1]!.split(OUTLINE_HOLE);
+        if (holes.length > 1) template(holes);
+      }
     }
+    if (robot) {
+      // Robot Framework: a test case is named at the start of a line in its section.
+      if (line.startsWith('*')) testSection = ROBOT_TESTS.test(line.replace(/\*/g, '').trim());
+      else if (testSection) {
+        const name = robotName(line);
+        if (name) strings.add(name);
+      }
+    }
+    // `it(title, ...)`, `test(c.name)`: a title that is a variable may be any text.
+    if (script && DYNAMIC_TITLE.test(line)) template(['', '']);
     for (const m of line.matchAll(DECLARED)) identifiers.add(m[1] ?? m[2]!);
   }
-  return { strings, identifiers };
+  return { strings, identifiers, templates: [...templates.values()] };
+}
+
+/**
+ * What a runner fills in when it builds a title: a template literal's `${...}`, an each-table's
+ * printf (`%s`, `%i`, `%#`, jest, vitest and mocha's each) and `$name` (jest's tagged template).
+ * No nested repetition: linear on any line.
+ */
+const HOLE = /\$\{[^}]*\}|%[sdifjoOpc#]|\$[\w.]+/;
+/** A Scenario Outline's placeholder. */
+const OUTLINE_HOLE = /<[^<>]+>/;
+/** The files whose test titles are call arguments (JavaScript, TypeScript). */
+const SCRIPT = /\.[cm]?[jt]sx?$/;
+/** A test or describe call whose title is an expression, not a literal (not `/re/.test(x)`). */
+const DYNAMIC_TITLE =
+  /(?<![\w$.])(?:describe|context|suite|it|test|specify)(?:\.(?:only|skip|concurrent|serial|parallel|fixme|fails?|failing|todo|describe))*\s*\(\s*[A-Za-z_$]/;
+/** Robot Framework's sections of tests: `*** Test Cases ***`, `*** Tasks ***`. */
+const ROBOT_TESTS = /^(?:test cases?|tasks?)$/i;
+
+/** A Robot test's name: a line's first cell when the line starts with it (spaces or pipes). */
+function robotName(line: string): string | undefined {
+  const row = line.startsWith('| ') ? line.slice(2) : line;
+  if (!row || /^[\s#]/.test(row) || row.startsWith('...')) return undefined;
+  const end = row.search(/ {2}|\t| \|(?: |$)/);
+  return (end < 0 ? row : row.slice(0, end)).trim() || undefined;
+}
+
+/** Whether a `+` stands next to the quote at `i` (after it, or before it), past blanks. */
+function plusBeside(line: string, i: number, step: 1 | -1): boolean {
+  let k = i + step;
+  while (line[k] === ' ' || line[k] === '\t') k += step;
+  return line[k] === '+';
+}
+
+/** Whether `text` is one of the template's titles: its literal parts in order, holes between. */
+function fits(parts: readonly string[], text: string): boolean {
+  const first = parts[0]!;
+  const last = parts.at(-1)!;
+  const end = text.length - last.length;
+  if (end < first.length || !text.startsWith(first) || !text.endsWith(last)) return false;
+  let at = first.length;
+  for (const part of parts.slice(1, -1)) {
+    const found = text.indexOf(part, at);
+    if (found < 0 || found + part.length > end) return false;
+    at = found + part.length;
+  }
+  return true;
 }
 
 const QUOTES = ["'", '"', '`'] as const;
@@ -116,6 +196,7 @@ function segments(index: SourceIndex, name: string): boolean {
       const standing =
         index.strings.has(piece) ||
         index.strings.has(piece.replace(/_/g, ' ')) ||
+        index.templates.some((t) => fits(t, piece)) ||
         (!afterWordy && !wordyNext && IDENTIFIER.test(piece) && index.identifiers.has(piece));
       if (!standing) continue;
       if (j === name.length) return true;
@@ -162,7 +243,7 @@ export class Workspace {
       index =
         size > MAX_SOURCE_BYTES
           ? `is ${size} bytes, more than the ${MAX_SOURCE_BYTES} a test file is read for`
-          : indexSource(readFileSync(this.at(path), 'utf8'), path.endsWith('.feature'));
+          : indexSource(readFileSync(this.at(path), 'utf8'), path);
     } catch (error) {
       index = `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
     }

@@ -205,6 +205,8 @@ interface RunFacts {
   pythonFolders: Set<string>;
   /** Key prefixes of the suites this run ran, for keys that name no file: the suites' names. */
   suites: Map<string, Set<string>>;
+  /** Of those, the suites whose tests the report places in a test file: one such file each. */
+  suiteFiles: Map<string, string>;
   /** Suite names of each file's tests (a run error may name a suite). */
   fileSuites: Map<string, Set<string>>;
   errors: { file?: string; suite?: string; message: string }[];
@@ -365,6 +367,7 @@ function runFacts(
     folders: new Set(),
     pythonFolders: new Set(),
     suites: new Map(),
+    suiteFiles: new Map(),
     fileSuites: new Map(),
     errors: [],
     blocked: [],
@@ -417,8 +420,11 @@ function runFacts(
         add(facts.fileSuites, file, test);
       }
       // The key up to the test's own name: the prefix every test of its suite shares.
-      if (key.length > test.name.length && key.endsWith(test.name))
-        add(facts.suites, key.slice(0, key.length - test.name.length), test);
+      if (key.length > test.name.length && key.endsWith(test.name)) {
+        const suite = key.slice(0, key.length - test.name.length);
+        add(facts.suites, suite, test);
+        if (file && !facts.suiteFiles.has(suite)) facts.suiteFiles.set(suite, file);
+      }
     }
   }
   return facts;
@@ -476,7 +482,12 @@ function judge(
     if (!facts.ran.has(place.file)) return keep(`${file} did not run in this run`);
     const source = ws.source(place.file);
     if (typeof source === 'string') return keep(`${file} ${source}`);
-    if (declares(source, place.name, place.prefix ? [place.prefix] : []))
+    // The suite path the run gives the file's tests is no title (Robot's `Tests.Calculator`).
+    const prefixes = [
+      ...(place.prefix ? [place.prefix] : []),
+      ...(facts.fileSuites.get(place.file) ?? []),
+    ];
+    if (declares(source, place.name, prefixes))
       return keep(
         `${file} still declares it: not run (deselected, filtered or left out by the report), not deleted`,
       );
@@ -484,6 +495,13 @@ function judge(
   }
   const suite = suiteOf(key, facts);
   if (suite === undefined) return keep('its key names no file, and no suite of this run holds it');
+  // A suite whose tests are in files is no file (a describe title, in a template without {file}):
+  // another file under the same name may not have run (a shard, a file that did not load).
+  const filed = facts.suiteFiles.get(suite);
+  if (filed !== undefined)
+    return keep(
+      `its key names no file, and its suite's tests in this run are in test files (such as ${oneLine(filed)}), so whether its own file ran is unknown: an automation-key with {file} lets sync read that file`,
+    );
   const names = facts.suites.get(suite)!;
   const error = facts.errors.find(
     (e) => !!e.suite && (names.has(e.suite) || key.startsWith(e.suite)),

@@ -185,8 +185,8 @@ export async function publish(
       ...verdictFields,
     };
   }
-  // Failed tests the cycle will not hold: with thresholds, the gate names them (unmatched ones
-  // only where the user did not say to ignore them).
+  // Failed tests the cycle will not hold: the gate names them, with or without thresholds
+  // (unmatched ones only where the user did not say to ignore them).
   const leftOut = leftOutReason({
     unmatched:
       options.onUnmatched === 'ignore'
@@ -521,7 +521,8 @@ async function writeResults(
 /**
  * With thresholds: one aggregate over the whole cycle (every shard), then the verdict. The
  * runner's verdict is its floor, with or without thresholds (docs/design.md "Run errors"): the
- * floor's reasons fail it first; failed tests the cycle does not hold fail a gate with thresholds.
+ * floor's reasons fail it first, and so do failed tests the cycle does not hold: a later gate
+ * reads only the cycle, so this step is the only one that can say them.
  */
 async function gateStep(
   run: Run,
@@ -530,12 +531,16 @@ async function gateStep(
   { floor, leftOut }: { floor: string[]; leftOut?: string },
 ): Promise<{ counts: CycleCounts; gate: PublishResult['gate']; triage?: Triage }> {
   const gate = run.options.gate;
+  const reasons = leftOut ? [...floor, leftOut] : floor;
   if (!hasThresholds(gate))
-    return { counts: local, gate: onFloor({ passed: true, reasons: [], evaluated: false }, floor) };
+    return {
+      counts: local,
+      gate: onFloor({ passed: true, reasons: [], evaluated: false }, reasons),
+    };
   const { counts, verdict, triage } = await evaluateGate(run.client, cycle, gate);
   return {
     counts,
-    gate: onFloor({ ...verdict, evaluated: true }, leftOut ? [...floor, leftOut] : floor),
+    gate: onFloor({ ...verdict, evaluated: true }, reasons),
     ...(triage ? { triage } : {}),
   };
 }

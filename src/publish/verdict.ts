@@ -107,9 +107,9 @@ export interface LeftOut {
 }
 
 /**
- * With thresholds: failed tests the cycle does not hold are in no count a threshold reads, so
- * they fail the gate by name (docs/design.md "Run errors": a name cut short, a collision or a
- * missing case cannot pass a failure).
+ * Failed tests the cycle does not hold are in no count a threshold, or a later gate, reads, so
+ * they fail the gate by name, with or without thresholds (docs/design.md "Run errors": a name cut
+ * short, a collision or a missing case cannot pass a failure).
  */
 export function leftOutReason({ unmatched, collided }: LeftOut): string | undefined {
   const total = unmatched + collided;

@@ -122,11 +122,14 @@ export function viewQuarantine(
   q: Quarantine,
   options: { now: Date; expiryDays?: number; updatedAt?: unknown },
 ): QuarantineView {
-  const set = [q.since, options.updatedAt]
+  const now = options.now.getTime();
+  const times = [q.since, options.updatedAt]
     .map((v) => (typeof v === 'string' ? Date.parse(v) : Number.NaN))
-    .find((t) => !Number.isNaN(t));
-  const ageDays =
-    set === undefined ? undefined : Math.max(0, Math.floor((options.now.getTime() - set) / DAY_MS));
+    .filter((t) => !Number.isNaN(t));
+  // A `since` still to come (a typo, 2062 for 2026) is not when it was set, or the default expiry
+  // would wait for it: the case's last update is the latest it can have been, else now.
+  const set = times.find((t) => t <= now) ?? (times.length ? now : undefined);
+  const ageDays = set === undefined ? undefined : Math.floor((now - set) / DAY_MS);
   const view: QuarantineView = {
     ...q,
     active: true,

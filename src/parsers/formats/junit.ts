@@ -48,13 +48,27 @@ export const junit: ReportFormat = {
     const runErrors = walk.runErrors;
     buildErrors(rootNode, walk.tests, runErrors);
     const tests = withoutRunErrorCases(walk);
-    const folded = foldRepeats(tests);
+    // jest-junit writes each of jest's tests once, a retried one too (jest counts its invocations
+    // inside one result): a repeat is another test (test.each with a title without placeholders,
+    // a title written twice), never a retry, or a failure reads as a flaky pass.
+    const folded = isJestJunit(rootNode, tests) ? tests : foldRepeats(tests);
     const parsed = behave
       ? behaveJunit(behave, folded)
       : withDialect({ node: rootNode, many }, folded, runErrors);
     return withRunErrors(parsed, runErrors);
   },
 };
+
+/**
+ * jest-junit's file: its root's default name (`suiteName`), or jest's full name written as both
+ * classname and name of every test case (its default templates), as withDialect reads it.
+ */
+function isJestJunit(root: XmlNode, tests: readonly TestResult[]): boolean {
+  return (
+    attr(root, 'name') === 'jest tests' ||
+    (tests.length > 0 && tests.every((t) => t.classname !== undefined && t.classname === t.name))
+  );
+}
 
 /** What the walk collects: the test cases, the elements that hold them, the run errors. */
 interface Walk {

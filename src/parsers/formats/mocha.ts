@@ -1,6 +1,13 @@
 /** `mocha --reporter json`. */
 import type { ReportFormat } from '../base/format.js';
-import { withRetries, type Outcome, type TestResult } from '../base/model.js';
+import {
+  firstLine,
+  withRetries,
+  type Outcome,
+  type ParsedTests,
+  type RunError,
+  type TestResult,
+} from '../base/model.js';
 import { arr, num, obj, str } from './json-util.js';
 
 export const mocha: ReportFormat = {
@@ -16,9 +23,25 @@ export const mocha: ReportFormat = {
     const key = (t: Record<string, unknown>) =>
       `${str(t.file) ?? ''}\u0000${str(t.fullTitle) ?? ''}`;
     const pending = new Set(arr(root.pending).map((t) => key(obj(t))));
+    // A hook that threw ("after all" hook for "reads") is listed among the failures, never among
+    // the tests: a run error of its suite, or a red run (mocha exits non-zero) reads green.
+    const runErrors: RunError[] = arr(root.failures)
+      .map(obj)
+      .filter((t) => HOOK.test(str(t.title) ?? ''))
+      .map((t) => {
+        const title = str(t.title)!;
+        const suite = (str(t.fullTitle) ?? '').slice(0, -title.length).trim();
+        return {
+          ...(str(t.file) ? { file: str(t.file) } : {}),
+          ...(suite ? { suite } : {}),
+          message: `${title}: ${firstLine(str(obj(t.err).message)) ?? 'failed'}`,
+        };
+      });
     const all = Array.isArray(root.tests)
       ? arr(root.tests)
-      : [...arr(root.passes), ...arr(root.failures), ...arr(root.pending)];
+      : [...arr(root.passes), ...arr(root.failures), ...arr(root.pending)].filter(
+          (t) => !HOOK.test(str(obj(t).title) ?? ''),
+        );
     const tests = all.map((value): TestResult => {
       const t = obj(value);
       const err = obj(t.err);
@@ -58,9 +81,13 @@ export const mocha: ReportFormat = {
       );
     });
     // Retries are marked (currentRetry): entries that repeat an identity are invocations.
-    return tests;
+    const parsed: ParsedTests = Object.assign(tests, runErrors.length ? { runErrors } : {});
+    return parsed;
   },
 };
+
+/** Mocha's title of a hook: `"before all" hook`, `"after each" hook for "adds"`, `... in "math"`. */
+const HOOK = /^"(?:before|after) (?:all|each)" hook\b/;
 
 /** An exception the test did not expect (JUnit's error), as opposed to a failed assertion. */
 function isRuntimeError(err: Record<string, unknown>): boolean {

@@ -15,7 +15,8 @@ import {
   type RunError,
   type TestResult,
 } from '../base/model.js';
-import { attr, list, text, type XmlNode } from '../base/xml.js';
+import { oneLine } from '../../shared/redact.js';
+import { attr, list, text, XML_LIMITS, type XmlNode } from '../base/xml.js';
 
 /** Every Open Test Reporting namespace starts so: `.../core/0.2.0`, `.../events/0.1.0`, ... */
 const OTR_SCHEMAS = 'https://schemas.opentest4j.org/reporting/';
@@ -104,12 +105,21 @@ interface Node {
 function fromEvents(root: XmlNode, q: Names): Node[] {
   const nodes: Node[] = [];
   const byId = new Map<string, Node[]>();
+  // Events are flat: their parentId chain nests as deep as a file says, so it gets the XML's bound
+  // (a path is built per level, and the walk up to the root is recursive).
+  const depths = new Map<Node | undefined, number>([[undefined, -1]]);
   for (const started of list(root[q.events('started')])) {
     const id = attr(started, 'id') ?? '';
     const parents = byId.get(attr(started, 'parentId') ?? '\u0000');
     const parent = parents?.at(-1);
+    const depth = depths.get(parent)! + 1;
+    if (depth > XML_LIMITS.depth)
+      throw new Error(
+        `started event "${oneLine(id)}" is nested more than ${XML_LIMITS.depth} deep (the limit)`,
+      );
     if (parent) parent.hasChildren = true;
     const node: Node = { element: started, parent, hasChildren: false, reports: [] };
+    depths.set(node, depth);
     nodes.push(node);
     const same = byId.get(id);
     if (same) same.push(node);

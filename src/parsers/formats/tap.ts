@@ -330,18 +330,30 @@ function toTests(stream: Stream): ParsedTests {
     }
     return path.array;
   };
-  const walk = (point: Point, path: Path | undefined, file: string | undefined, depth: number) => {
+  /** Whether a failure was read at or below the point: a failed test, or a run error. */
+  const walk = (
+    point: Point,
+    path: Path | undefined,
+    file: string | undefined,
+    depth: number,
+  ): boolean => {
     const name = point.description || (point.number === undefined ? '' : String(point.number));
     const kind = node ? point.yaml?.type : undefined;
     const isTest = kind === 'test' || (kind !== 'suite' && point.children.length === 0);
     if (isTest) tests.push(resultOf(point, name, arrayOf(path), file));
-    if (node && kind === 'suite' && point.yaml?.failureType === 'hookFailed')
+    let failed = isTest && isFailed(point);
+    const hook = node && kind === 'suite' && point.yaml?.failureType === 'hookFailed';
+    const below: Path = { name, parent: path };
+    if (depth < MAX_DEPTH)
+      for (const child of point.children) if (walk(child, below, file, depth + 1)) failed = true;
+    // A point that failed with nothing failing beneath it (a describe whose body threw; node counts
+    // no failed test and exits 1) failed outside its tests: a run error, or a red run reads green.
+    if (hook || (isFailed(point) && !failed))
       stream.errors.push({
         suite: [...arrayOf(path), name].join(' › '),
-        message: firstLine(str(point.yaml.error)) ?? 'a hook failed',
+        message: firstLine(str(point.yaml?.error)) ?? (hook ? 'a hook failed' : failedAlone(name)),
       });
-    const below: Path = { name, parent: path };
-    if (depth < MAX_DEPTH) for (const child of point.children) walk(child, below, file, depth + 1);
+    return failed || hook || isFailed(point);
   };
   for (const point of stream.top) {
     // node-tap runs each test file as a subtest named by its path (test/math.test.js).
@@ -349,8 +361,18 @@ function toTests(stream: Stream): ParsedTests {
       !node && point.children.length && TEST_FILE.test(point.description)
         ? point.description
         : undefined;
-    if (file) for (const child of point.children) walk(child, undefined, file, 1);
-    else walk(point, undefined, undefined, 0);
+    if (!file) {
+      walk(point, undefined, undefined, 0);
+      continue;
+    }
+    let failed = false;
+    for (const child of point.children) if (walk(child, undefined, file, 1)) failed = true;
+    // A file that failed though its points passed (its process exited 1 after them).
+    if (isFailed(point) && !failed)
+      stream.errors.push({
+        file,
+        message: firstLine(str(point.yaml?.error)) ?? failedAlone(point.description),
+      });
   }
   const parsed: ParsedTests = Object.assign(
     tests,
@@ -371,6 +393,13 @@ function toTests(stream: Stream): ParsedTests {
     (t) => !t.file,
   );
 }
+
+/** `not ok` without a SKIP or TODO, which fail nothing. */
+function isFailed(point: Point): boolean {
+  return !point.ok && !point.directive;
+}
+
+const failedAlone = (name: string) => `"${name}" failed, though none of its tests did`;
 
 /** A path without spaces ending in a source file's extension: `test/math.test.js`, `t/basic.t`. */
 const TEST_FILE = /^[^\s#]+\.(?:[cm]?[jt]sx?|t|bats|sh|py|rb|pl)$/;
