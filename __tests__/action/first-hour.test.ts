@@ -2,7 +2,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runAction } from '../helpers/action.js';
+import { runActionInProcess as runAction } from '../helpers/action-in-process.js';
 import { closeEmulators, emulator, RW } from '../helpers/emulator.js';
 import { caseSeed, clientOf, closeAll, options, reportOf } from '../helpers/publish.js';
 import { publish } from '../../src/publish/index.js';

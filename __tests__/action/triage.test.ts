@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeEmulators, emulator, RW, testSeed } from '../helpers/emulator.js';
-import { runAction } from '../helpers/action.js';
+import { runActionInProcess as runAction } from '../helpers/action-in-process.js';
 
 afterEach(closeEmulators);
 

@@ -1,7 +1,8 @@
 /**
  * Every kind of error in the action: one ::error:: line naming the input as a workflow
  * writes it (`input format`, `create-cycle: false`) and what to do; nothing expected is
- * "unexpected". The built bundle (dist/index.js) runs as a runner would start it.
+ * "unexpected". The action runs in this process with @actions/core replaced
+ * (__tests__/helpers/action-in-process.ts).
  */
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,12 +13,14 @@ import {
   ServiceError,
   UsageError,
 } from '../../src/shared/errors.js';
-import { failureLine } from '../../src/action/main.js';
 import { GateFailedError } from '../../src/publish/index.js';
 import { ReportError } from '../../src/parsers/base/model.js';
-import { runAction } from '../helpers/action.js';
+import { runActionInProcess as runAction } from '../helpers/action-in-process.js';
 import { closeEmulators, emulator, RO, RW } from '../helpers/emulator.js';
 import { caseSeed } from '../helpers/publish.js';
+
+// After the helper has replaced @actions/core (a module that imported the real one would keep it).
+const { failureLine } = await import('../../src/action/main.js');
 
 afterEach(closeEmulators);
 

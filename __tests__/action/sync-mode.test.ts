@@ -1,6 +1,6 @@
 /** Action mode sync through the bundle (dist/index.js): outputs and the job summary. */
 import { closeEmulators, emulator, RW, testSeed } from '../helpers/emulator.js';
-import { runAction } from '../helpers/action.js';
+import { runActionInProcess as runAction } from '../helpers/action-in-process.js';
 
 afterEach(closeEmulators);
 
