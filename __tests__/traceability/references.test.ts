@@ -4,8 +4,8 @@
  * it, then `referencesOf` by the settings' names and patterns. The real runners' reports are
  * checked in __tests__/traceability/samples.test.ts.
  */
-import { parseReport } from '../../src/reports/index.js';
-import type { TestResult } from '../../src/reports/model.js';
+import { parseReport } from '../../src/parsers/index.js';
+import type { TestResult } from '../../src/parsers/index.js';
 import { settingsFrom } from '../../src/shared/setting-readers.js';
 import {
   NO_PATTERN,
@@ -345,7 +345,7 @@ describe('the patterns and names', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(TestcycleError);
-    expect((error as TestcycleError).render(KEY_WORDS)).toMatch(message);
+    expect((error as TestcycleError).describe(KEY_WORDS)).toMatch(message);
   });
 
   test('report text is data: a marked value is taken whole, and one that holds a control character or is too long is none', () => {

@@ -1,16 +1,16 @@
 /**
  * The requirements and work items a test names, read from its runner's own way of annotating a
  * test (docs/design.md "Traceability: what is read"). The parsers keep each format's metadata
- * without knowing of traceability (properties, labels, tags, links: src/reports/model.ts); this
+ * without knowing of traceability (properties, labels, tags, links: src/parsers/base/model.ts); this
  * reads the references out of it, by the settings `requirement-names`, `work-item-names`,
- * `requirement-pattern` and `work-item-pattern` (src/settings.ts).
+ * `requirement-pattern` and `work-item-pattern` (src/settings/table.ts).
  *
- * A reference is data: compared exactly, written through the filter builder (src/api/filter.ts),
+ * A reference is data: compared exactly, written through the filter builder (src/client/filter.ts),
  * never parsed into anything else.
  */
-import { runnerNameOf } from '../publish/match.js';
-import { tagsOf, type TestResult } from '../reports/model.js';
-import { settingValue } from '../settings.js';
+import { runnerNameOf } from '../domain/index.js';
+import { tagsOf, type TestResult } from '../parsers/index.js';
+import { settingValue } from '../settings/index.js';
 import type { SettingSource } from '../shared/setting-readers.js';
 import { ConfigError } from '../shared/errors.js';
 import { DEFAULT_REQUIREMENT_NAMES, DEFAULT_WORK_ITEM_NAMES } from '../shared/defaults.js';
