@@ -60,7 +60,7 @@ describe('each runner’s own annotations', () => {
     expect(
       refs('nunit.xml', nunit, traceOptions(settingsFrom({ 'work-item-names': 'work_item' }))),
     ).toEqual({
-      'Shop.Tests.Cart.Adds': { requirements: ['REQ-3'], workItems: ['AB#12'] },
+      Adds: { requirements: ['REQ-3'], workItems: ['AB#12'] },
     });
     const xunit = `<?xml version="1.0" encoding="utf-8"?>
 <assemblies><assembly name="Shop.Tests.dll"><collection name="Cart">
