@@ -36,6 +36,7 @@ export {
 export { describeSyncResult, renderSyncSummary, type SyncResult } from '../inventory/index.js';
 export { describeRuleChanges, triageLines } from '../triage/index.js';
 export { renderJson } from '../dashboard/index.js';
+export { referencesOf, traceOptions, type TestReferences } from '../traceability/index.js';
 export {
   addCounts,
   countTests,

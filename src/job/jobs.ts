@@ -26,6 +26,7 @@ import {
   type PublishResult,
 } from '../publish/index.js';
 import { choice } from '../settings/index.js';
+import { traceOptions } from '../traceability/index.js';
 import {
   quarantineSettings,
   runQuarantine,
@@ -44,6 +45,8 @@ export interface PublishOutcome {
 /** publish: reports into a cycle, then the gate (docs/design.md "CLI contract"). */
 export const publishJob: Job<PublishOutcome> = async (io) => {
   const settings = publishSettings(io.settings, io.env, io.redactor);
+  // The traceability patterns are checked before the first request, as every setting is.
+  traceOptions(io.settings);
   io.adapterSettings?.();
   // Reports next: a missing or broken report fails before any request.
   const reports = await readReportSet(reportSettings(io.settings), io.logger);
@@ -108,6 +111,7 @@ export const reportJob: Job<ReportOutcome> = async (io) => {
 /** sync: the Space's automated test cases kept in step with the reports (docs/design.md "Sync"). */
 export const syncJob: Job<SyncResult> = async (io) => {
   const settings = syncSettings(io.settings, io.env);
+  traceOptions(io.settings);
   io.adapterSettings?.();
   const reports = await readReportSet(reportSettings(io.settings), io.logger);
   return (client) => sync(client, { ...settings, reports, logger: io.logger, signal: io.signal });

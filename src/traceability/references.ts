@@ -155,5 +155,7 @@ export function referencesOf(test: TestResult, options: TraceOptions): TestRefer
     if (!(named && marked(named[1]!.trim(), named[2]!))) tokens(tag);
   }
   tokens(runnerNameOf(test));
-  return { requirements: [...found.requirements], workItems: [...found.workItems] };
+  // A key read both ways (a work-item-pattern that also fits requirement keys) is a requirement.
+  const workItems = [...found.workItems].filter((key) => !found.requirements.has(key));
+  return { requirements: [...found.requirements], workItems };
 }
