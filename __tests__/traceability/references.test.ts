@@ -365,3 +365,14 @@ describe('the patterns and names', () => {
     ]);
   });
 });
+
+test('a key both patterns find is a requirement, not also a work item', () => {
+  const options = traceOptions(settingsFrom({ 'work-item-pattern': '[A-Z]+-[0-9]+' }));
+  const test: TestResult = {
+    suite: [],
+    name: 'REQ-1 fixes PROJ-2',
+    outcome: 'passed',
+    properties: {},
+  };
+  expect(referencesOf(test, options)).toEqual({ requirements: ['REQ-1'], workItems: ['PROJ-2'] });
+});
