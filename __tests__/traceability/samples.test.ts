@@ -7,6 +7,7 @@ import { readReports } from '../../src/parsers/index.js';
 import { settingsFrom } from '../../src/shared/setting-readers.js';
 import { referencesOf, traceOptions } from '../../src/traceability/index.js';
 import { runCli } from '../helpers/cli.js';
+import { RW } from '../helpers/emulator.js';
 
 const DEFAULTS = traceOptions(settingsFrom({}));
 
@@ -154,3 +155,17 @@ describe('testcycle parse shows them', () => {
     expect(bad.out).toBe('');
   });
 });
+
+test.each(['publish', 'sync'])(
+  '%s checks the traceability settings before a report is read or a request sent',
+  async (command) => {
+    const env = { TESTCYCLE_BASE_URL: 'https://eu.example.test', TESTCYCLE_TOKEN: RW };
+    const args = [command, '--report', 'missing/*.xml', '--work-item-pattern', '[PROJ'];
+    const r = await runCli(command === 'publish' ? [...args, '--cycle-name', 'x'] : args, env);
+    expect({ code: r.code, err: r.err }).toEqual({
+      code: 2,
+      err: expect.stringMatching(/--work-item-pattern: is not a valid regular expression/),
+    });
+    expect(r.err).not.toContain(RW);
+  },
+);
