@@ -14,6 +14,8 @@ describe('package contract', () => {
       bin: { testcycle: 'lib/cli/bin.js' },
     });
     expect(pkg.exports['.'].import).toBe('./lib/lib.js');
+    expect(pkg.exports['./dashboard'].import).toBe('./lib/lib-dashboard.js');
+    expect(pkg.exports['./emulator'].import).toBe('./lib/lib-emulator.js');
   });
 
   test('src/shared/version.ts follows package.json', () => {
@@ -75,7 +77,8 @@ describe('package contract', () => {
     // A separate Node resolves 'testcycle' through package.json "exports", as users' code does.
     const script = `
       import { readFileSync } from 'node:fs';
-      import { ${names.join(', ')}, startEmulator } from 'testcycle';
+      import { ${names.join(', ')} } from 'testcycle';
+      import { startEmulator } from 'testcycle/emulator';
       const seed = JSON.parse(readFileSync('examples/seed.json', 'utf8'));
       const emu = await startEmulator({ seed });
       const token = emu.seed.tokens.find((t) => t.role === 'read-write').token;

@@ -5,7 +5,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import fg from 'fast-glob';
-import { REPORT_EXTENSIONS } from '../shared/defaults.js';
+import { FORMATS } from './registry.js';
 import { ConfigError } from '../shared/errors.js';
 import { ReportError } from './base/model.js';
 
@@ -73,7 +73,8 @@ export async function discoverReportFiles(
   return [...found].map(([file, fromDirectory]) => ({ file, fromDirectory }));
 }
 
-const REPORT_FILES = `**/*.{${REPORT_EXTENSIONS.join(',')}}`;
+/** The extensions the formats declare (src/parsers/base/format.ts), once each. */
+const REPORT_FILES = `**/*.{${[...new Set(FORMATS.flatMap((f) => f.extensions))].join(',')}}`;
 
 async function isDirectory(path: string): Promise<boolean> {
   try {

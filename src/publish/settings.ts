@@ -28,6 +28,7 @@ import { matchSettings } from '../domain/index.js';
 import { caseWriteSettings, type CaseFieldMapping, type CaseNames } from '../inventory/index.js';
 import { triageGateSettings } from '../triage/index.js';
 import type { GateOptions } from './gate.js';
+import { givesThreshold, readThresholds } from './thresholds.js';
 import type { ErrorAs, FlakyMode, MergeMode } from './results.js';
 import type { OnRunError, RunnerOutcome, RunnerStatus } from './verdict.js';
 
@@ -39,14 +40,10 @@ type Env = Record<string, string | undefined>;
  */
 export function gateOnlySettings(src: SettingSource, env?: Env): GateOptions {
   const gate = gateSettings(src, env);
-  const thresholds = THRESHOLD_KEYS;
-  const given = thresholds.some((key) =>
-    spec(key).type === 'boolean' ? flag(src, key) : raw(src, key) !== undefined,
-  );
-  if (!given)
+  if (!givesThreshold(src))
     throw new UsageError(
       (w) =>
-        `the gate needs a threshold, else it cannot fail: ${thresholds.map((k) => w.name(k)).join(', ')}.`,
+        `the gate needs a threshold, else it cannot fail: ${THRESHOLD_KEYS.map((k) => w.name(k)).join(', ')}.`,
     );
   return gate;
 }
@@ -71,12 +68,8 @@ export function gateSettings(src: SettingSource, env?: Env): GateOptions {
     !!triage.notify ||
     !!triage.autoQuarantine;
   return {
-    minPassRate: numeric(src, 'min-pass-rate'),
-    ...(maxPassRateDrop === undefined ? {} : { maxPassRateDrop }),
+    ...readThresholds(src),
     ...(needsSeries && series ? { series } : {}),
-    maxFailed: numeric(src, 'max-failed'),
-    maxBlocked: numeric(src, 'max-blocked'),
-    failOnNotExecuted: flag(src, 'fail-on-not-executed'),
     basis: choice(src, 'pass-rate-basis'),
     filter: userFilterSetting(src, 'gate-filter'),
     ...triage,

@@ -933,10 +933,15 @@ export const {
   spec: declarationOf,
 } = settingReaders(settingOf);
 
+/** The keys of the rows marked `threshold`: each has its check in src/publish/thresholds.ts. */
+export type ThresholdKey = {
+  [K in keyof typeof SETTINGS]: (typeof SETTINGS)[K] extends { threshold: true } ? K : never;
+}[keyof typeof SETTINGS];
+
 /** The gate's thresholds (rows marked `threshold`): `gate` without one of these could never fail. */
-export const THRESHOLD_KEYS: readonly string[] = Object.entries(SETTINGS as Record<string, Setting>)
+export const THRESHOLD_KEYS = Object.entries(SETTINGS as Record<string, Setting>)
   .filter(([, s]) => s.threshold)
-  .map(([key]) => key);
+  .map(([key]) => key) as readonly ThresholdKey[];
 
 /** Where settings are read: a command of the CLI, or a mode of the action. */
 export type Place = { command: CommandName } | { mode: Mode };

@@ -12,7 +12,12 @@ import {
   QUANTIFIERS,
   TIME_UNITS,
 } from '../filtrql/reference.js';
-import type { Route, RouteKind } from '../model/routes.js';
+import {
+  type ResourceRoute,
+  type Route,
+  type RouteKind,
+  unknownRouteKind,
+} from '../model/routes.js';
 import {
   AGGREGATE_FUNCTIONS,
   AGGREGATE_PARAMS,
@@ -114,8 +119,16 @@ function queryParameters(kind: RouteKind): string[] {
       return [...ONE_PARAMS, 'fields'];
     case 'aggregate':
       return [...AGGREGATE_PARAMS, ...AGGREGATE_FUNCTIONS.map((f) => `aggregations[${f}]`)];
-    default:
+    case 'create':
+    case 'update':
+    case 'delete':
+    case 'restore':
+    case 'relationship':
+    case 'openapi':
+    case 'filterReference':
       return [];
+    default:
+      return unknownRouteKind(kind);
   }
 }
 
@@ -354,8 +367,11 @@ class Schemas {
 const jsonApi = (schema: unknown) => ({ [JSON_API]: { schema } });
 
 /** The success answer of a route: status, schema, and whether it carries an ETag. */
-function success(route: Route, s: Schemas): { status: string; schema: unknown; etag: boolean } {
-  const type = route.type!;
+function success(
+  route: ResourceRoute,
+  s: Schemas,
+): { status: string; schema: unknown; etag: boolean } {
+  const { type } = route;
   const spec = resourceSpec(type);
   switch (route.kind) {
     case 'list':
@@ -415,8 +431,12 @@ function success(route: Route, s: Schemas): { status: string; schema: unknown; e
         etag: false,
       };
     }
-    default:
+    case 'get':
+    case 'update':
+    case 'restore':
       return { status: '200', schema: s.document(type), etag: true };
+    default:
+      return unknownRouteKind(route.kind);
   }
 }
 

@@ -398,7 +398,7 @@ function bumpBeforeWrite(
   ifMatch: string | undefined,
 ): void {
   const { route } = match;
-  if (!ifMatch || !['update', 'delete', 'restore'].includes(route.kind)) return;
-  const record = service.store.get(route.type!, match.id!);
+  if (!ifMatch || !route.type || !['update', 'delete', 'restore'].includes(route.kind)) return;
+  const record = service.store.get(route.type, match.id!);
   if (record) service.store.bump(record);
 }
