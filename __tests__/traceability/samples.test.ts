@@ -169,3 +169,9 @@ test.each(['publish', 'sync'])(
     expect(r.err).not.toContain(RW);
   },
 );
+
+test('pytest-rerunfailures writes a rerun test’s properties twice: the property holds each value once', async () => {
+  const [report] = await readReports(['samples/pytest/reports/junit.xml']);
+  const test = report!.tests.find((t) => t.name === 'test_fails_assertion')!;
+  expect(test.properties).toEqual({ requirements: 'REQ-102, REQ-103', issue: 'PROJ-7' });
+});

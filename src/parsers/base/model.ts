@@ -170,11 +170,14 @@ export function withGap(
  * A named value added to properties or labels. A name the format gives twice (two JUnit
  * `<property name="requirement">`, two xUnit.net traits or Playwright annotations of one type)
  * keeps every value, joined by commas as a list property is (NUnit's, `tags`), never only the
- * first or the last.
+ * first or the last. A value the name already holds is not added again: pytest-rerunfailures
+ * writes each `record_property` of a rerun test once more, and `component=cart` twice is still
+ * `cart`.
  */
 export function addNamed(values: Record<string, string>, name: string, value: string): void {
   const had = Object.hasOwn(values, name) ? values[name]! : '';
-  values[name] = !had ? value : value ? `${had},${value}` : had;
+  if (!had) values[name] = value;
+  else if (value && !`,${had},`.includes(`,${value},`)) values[name] = `${had},${value}`;
 }
 
 /**
