@@ -3,6 +3,9 @@
  * regenerate.sh), read with the default settings, and what `testcycle parse` shows of them
  * (docs/design.md "Traceability: what is read").
  */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { readReports } from '../../src/parsers/index.js';
 import { settingsFrom } from '../../src/shared/setting-readers.js';
 import { referencesOf, traceOptions } from '../../src/traceability/index.js';
@@ -174,4 +177,23 @@ test('pytest-rerunfailures writes a rerun test’s properties twice: the propert
   const [report] = await readReports(['samples/pytest/reports/junit.xml']);
   const test = report!.tests.find((t) => t.name === 'test_fails_assertion')!;
   expect(test.properties).toEqual({ requirements: 'REQ-102, REQ-103', issue: 'PROJ-7' });
+});
+
+test('parse --verbose prints a hostile reference as data: no workflow command, no escape, no line break', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'testcycle-trace-'));
+  const file = join(dir, 'hostile.xml');
+  writeFileSync(
+    file,
+    `<testsuite name="S"><testcase classname="S" name="adds"><properties>
+      <property name="requirement" value="REQ-1&#10;::error::pwned"/>
+      <property name="issue" value="##[warning]x&#13;::add-mask::y"/>
+      <property name="requirements" value="&#27;[2JREQ-2"/>
+    </properties></testcase></testsuite>`,
+  );
+  const r = await runCli(['parse', '--report', file, '--verbose'], {});
+  // A line end inside a value parts two references; each is shown on the one line.
+  expect(r.out).toContain('1 test names 3 requirements and 2 work items');
+  expect(r.out).toContain('pwned');
+  expect(r.out).not.toMatch(/(^|[\n\r])[ \t]*(::|##\[)/);
+  expect(r.out).not.toContain('\u001b');
 });

@@ -75,7 +75,7 @@ export async function runParseCommand(ctx: CommandContext): Promise<number> {
   );
   if (traced.tests)
     io.stdout(
-      `${plural(traced.tests, 'test')} name ${plural(traced.requirements.size, 'requirement')} and ${plural(traced.workItems.size, 'work item')}${values.verbose ? '' : ' (--verbose lists them)'}`,
+      `${plural(traced.tests, 'test')} ${traced.tests === 1 ? 'names' : 'name'} ${plural(traced.requirements.size, 'requirement')} and ${plural(traced.workItems.size, 'work item')}${values.verbose ? '' : ' (--verbose lists them)'}`,
     );
   // Run errors are no tests: named, each on its line, whatever --verbose says.
   for (const r of reports)
