@@ -17,7 +17,7 @@ function section(heading: string): string {
   return page.slice(start, end === -1 ? undefined : end);
 }
 
-/** Every folder of src (as `src/x/`) and every file at its top. */
+/** Every folder of src (with its trailing slash) and every file at its top. */
 function tree(dir = 'src'): string[] {
   const out: string[] = [];
   for (const d of readdirSync(dir, { withFileTypes: true })) {

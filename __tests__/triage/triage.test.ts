@@ -604,7 +604,7 @@ describe('what people see', () => {
     expect(at('### New failures against DEMO-R1 Nightly 1 (1)')).toBeGreaterThan(0);
     expect(md).toContain('| DEMO-T2 B | FAILED |');
     expect(md).toContain('### Fixed (1)\n\n| Test | Result |\n|---|---|\n| DEMO-T4 D | PASSED |');
-    // The email is data: neutralised so that it notifies no one on GitHub (src/client/redact.ts).
+    // The email is data: neutralised so that it notifies no one on GitHub (src/shared/redact.ts).
     expect(md).toContain(
       '| 🧊 DEMO-T1 A | FAILED | flaky: races the cache | 0 days | 2026-12-31 | ada@\u200bexample.com |',
     );

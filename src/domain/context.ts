@@ -31,7 +31,7 @@ const first = (env: Record<string, string | undefined>, ...names: string[]) =>
 
 /**
  * `secrets`: the adapter's Redactor, which knows the tokens given as flags or inputs; the run's
- * secret variables in `env` (RUN_SECRET_ENV in src/client/redact.ts) are added to it.
+ * secret variables in `env` (RUN_SECRET_ENV in src/shared/redact.ts) are added to it.
  */
 export function ciContext(
   env: Record<string, string | undefined>,

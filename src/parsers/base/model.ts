@@ -19,7 +19,7 @@ export interface TestResult {
   name: string;
   /**
    * The source file of the test, where the format says, as the reporter wrote it (absolute or
-   * relative); keys make it relative to the workspace (src/publish/identity.ts).
+   * relative); keys make it relative to the workspace (src/domain/match.ts).
    */
   file?: string;
   line?: number;
