@@ -11,6 +11,10 @@ import { dirname, join, posix, resolve } from 'node:path';
 import { ConfigError } from '../shared/errors.js';
 import { Redactor } from '../shared/redact.js';
 
+/**
+ * What a run knows of its CI (commit, branch, pull request, run): the placeholders of a cycle name
+ * (`{sha}`, `{branch}`, `{pr}`, `{run_id}` ...).
+ */
 export interface CiContext {
   sha?: string;
   branch?: string;

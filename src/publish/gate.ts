@@ -24,6 +24,10 @@ import {
   withoutTests,
 } from '../triage/index.js';
 
+/**
+ * The gate's thresholds and how it counts (docs/design.md "Gate"): each threshold is a row of
+ * THRESHOLDS in src/publish/thresholds.ts.
+ */
 export interface GateOptions extends TriageGateOptions {
   minPassRate?: number;
   /** Fail when the pass rate fell by more than this many points against the previous cycle of `series`. */
@@ -38,6 +42,7 @@ export interface GateOptions extends TriageGateOptions {
   filter?: string;
 }
 
+/** Whether the gate passed, and why not (one reason per threshold broken). */
 export interface GateVerdict {
   passed: boolean;
   reasons: string[];

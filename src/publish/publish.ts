@@ -142,6 +142,10 @@ export class UnmatchedError extends TestcycleError {
   }
 }
 
+/**
+ * Two tests of the run give the same key (`on-key-collision: fail`): the run stops before any
+ * write.
+ */
 export class KeyCollisionError extends TestcycleError {
   constructor(readonly collisions: KeyCollision[]) {
     super(

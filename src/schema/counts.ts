@@ -7,6 +7,7 @@ import type { ExecutionResult } from './resources.js';
 
 export type PassRateBasis = 'executed' | 'all';
 
+/** A cycle's executions counted by result, as the gate and the dashboard read them. */
 export interface CycleCounts {
   passed: number;
   failed: number;

@@ -194,6 +194,10 @@ const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 
 /** A line to log: text, or text naming settings that the adapter renders in its users' words. */
 export type LogMessage = string | Words;
 
+/**
+ * Where the library logs: the adapters give one (the CLI's stderr, the action's log); createLogger
+ * builds one whose every line is masked by the Redactor.
+ */
 export interface Logger {
   debug(message: LogMessage): void;
   info(message: LogMessage): void;

@@ -4,8 +4,13 @@
  */
 import { render, TestcycleError, type Words } from '../../shared/errors.js';
 
+/**
+ * A test's result as the report gives it: `error` is a failure outside an assertion (a crash, a
+ * timeout).
+ */
 export type Outcome = 'passed' | 'failed' | 'error' | 'skipped';
 
+/** One run of a test that its runner retried: its outcome, duration and first line of message. */
 export interface Attempt {
   outcome: Outcome;
   durationMs?: number;
@@ -157,6 +162,7 @@ export function withGap(
 /** Shared by every test without properties (most of them); never mutated. */
 export const NO_PROPERTIES: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
+/** One report read: its file, the format it was read as, and its tests. */
 export interface ParsedReport {
   file: string;
   format: string;
@@ -169,6 +175,7 @@ export interface ParsedReport {
   selection?: RunSelection;
 }
 
+/** The tests of a report by outcome (countTests); `total` is their sum. */
 export interface Counts {
   total: number;
   passed: number;
@@ -201,6 +208,7 @@ export function isFlaky(test: TestResult): boolean {
   );
 }
 
+/** The tests counted by outcome: the one place the parsers' results are counted. */
 export function countTests(tests: readonly TestResult[]): Counts {
   const counts = noCounts();
   for (const t of tests) {
