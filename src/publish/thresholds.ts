@@ -45,6 +45,11 @@ type ThresholdField = {
   [F in keyof GateOptions]-?: NonNullable<GateOptions[F]> extends number | boolean ? F : never;
 }[keyof GateOptions];
 
+/** The GateOptions fields of the thresholds that are a number. */
+type NumberField = {
+  [F in ThresholdField]: NonNullable<GateOptions[F]> extends number ? F : never;
+}[ThresholdField];
+
 export interface Threshold<F extends ThresholdField = ThresholdField> {
   field: F;
   /** Its value from the settings; undefined (or false for a switch): not given. */
@@ -55,7 +60,7 @@ export interface Threshold<F extends ThresholdField = ThresholdField> {
 const threshold = <F extends ThresholdField>(t: Threshold<F>) => t as unknown as Threshold;
 
 /** A threshold on one count of the cycle: at most `limit` tests with that result. */
-function countAtMost(field: 'maxFailed' | 'maxBlocked', count: 'failed' | 'blocked'): Threshold {
+function countAtMost(field: NumberField, count: keyof CycleCounts): Threshold {
   return threshold({
     field,
     read: (src, key) => numeric(src, key),
