@@ -25,7 +25,7 @@ import {
 } from '../triage/index.js';
 
 /**
- * The gate's thresholds and how it counts (docs/design.md "Gate"): each threshold is a row of
+ * The gate's thresholds and how it counts (docs/design.md "CLI contract"): each threshold is a row of
  * THRESHOLDS in src/publish/thresholds.ts.
  */
 export interface GateOptions extends TriageGateOptions {
