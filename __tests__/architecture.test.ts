@@ -4,7 +4,7 @@
  * eslint.config.js, so a room added, moved or removed fails here until the page follows.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 // @ts-expect-error: a plain .js config, no types
 import { ROOMS as ROOM_ROWS } from '../eslint.config.js';
 
@@ -50,4 +50,69 @@ test('the picture of who may import whom is the rooms of eslint.config.js', () =
       }),
   );
   expect(drawn).toEqual(Object.fromEntries(ROOMS.map(({ room, may }) => [room, may])));
+});
+
+/** The modules of src each module imports (import, export-from, dynamic import(); type-only too). */
+function importGraph(): Map<string, string[]> {
+  const files = (function walk(dir: string): string[] {
+    return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+      d.isDirectory() ? walk(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : [],
+    );
+  })('src');
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8');
+    const imports = [...text.matchAll(/(?:from\s+|import\s*\(\s*|import\s+)'(\.[^']+)'/g)].map(
+      (m) => join(dirname(file), m[1]!).replace(/\.js$/, '.ts'),
+    );
+    graph.set(file, imports);
+  }
+  return graph;
+}
+
+/** Each circle of the graph, once, as the path that closes it. */
+function circles(graph: Map<string, string[]>): string[] {
+  const found: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (node: string) => {
+    state.set(node, 'open');
+    path.push(node);
+    for (const next of graph.get(node) ?? []) {
+      if (state.get(next) === 'open')
+        found.push([...path.slice(path.indexOf(next)), next].join(' -> '));
+      else if (!state.has(next)) visit(next);
+    }
+    path.pop();
+    state.set(node, 'done');
+  };
+  for (const node of graph.keys()) if (!state.has(node)) visit(node);
+  return found;
+}
+
+test('no module of src imports another in a circle, type-only imports included, nor any folder', () => {
+  const graph = importGraph();
+  expect(graph.size).toBeGreaterThan(100);
+  expect(circles(graph)).toEqual([]);
+  const folders = new Map<string, string[]>();
+  for (const [file, imports] of graph)
+    folders.set(dirname(file), [
+      ...(folders.get(dirname(file)) ?? []),
+      ...imports.map(dirname).filter((d) => d !== dirname(file)),
+    ]);
+  expect(circles(folders)).toEqual([]);
+});
+
+test('a circle is found, of two modules as of three', () => {
+  expect(
+    circles(
+      new Map([
+        ['a', ['b']],
+        ['b', ['a']],
+        ['c', ['d']],
+        ['d', ['e']],
+        ['e', ['c']],
+      ]),
+    ),
+  ).toEqual(['a -> b -> a', 'c -> d -> e -> c']);
 });

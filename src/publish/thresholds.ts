@@ -11,8 +11,25 @@ import type { SettingSource } from '../shared/setting-readers.js';
 import { plural } from '../shared/words.js';
 import { flag, numeric, type ThresholdKey } from '../settings/index.js';
 import type { NoPreviousCycle } from '../domain/index.js';
-import { nameTests, type Triage } from '../triage/index.js';
-import type { GateOptions } from './gate.js';
+import { nameTests, type Triage, type TriageGateOptions } from '../triage/index.js';
+
+/**
+ * The gate's thresholds and how it counts (docs/design.md "CLI contract"): each threshold is a row of
+ * THRESHOLDS below.
+ */
+export interface GateOptions extends TriageGateOptions {
+  minPassRate?: number;
+  /** Fail when the pass rate fell by more than this many points against the previous cycle of `series`. */
+  maxPassRateDrop?: number;
+  /** The cycle-name template whose cycles form a series ("Nightly {date}"), for maxPassRateDrop. */
+  series?: string;
+  maxFailed?: number;
+  maxBlocked?: number;
+  failOnNotExecuted?: boolean;
+  basis: 'executed' | 'all';
+  /** Extra FiltrQL condition, e.g. testCase.priority = "CRITICAL". */
+  filter?: string;
+}
 
 /** The previous cycle of a series and its pass rate (same basis and filter). */
 export interface PreviousCycle {
