@@ -18,7 +18,7 @@ import {
   REPORT_EXTENSIONS,
   REPORT_FORMAT_IDS,
 } from './shared/defaults.js';
-import { DEFAULT_RATE_LIMIT, formatRateLimit } from './shared/rate.js';
+import { DEFAULT_RATE_LIMIT, formatRateLimit, RATE_WINDOW_MODES } from './shared/rate.js';
 import { settingReaders } from './shared/setting-readers.js';
 import { SYNC_SETTINGS } from './settings-sync.js';
 
@@ -762,6 +762,14 @@ export const SETTINGS = {
     placeholder: 'C/W',
     commands: ['emulator'],
     description: "The emulator: the service's rate limit per token, COUNT/WINDOW.",
+  },
+  'rate-window': {
+    type: 'choice',
+    choices: RATE_WINDOW_MODES,
+    default: 'sliding',
+    commands: ['emulator'],
+    description:
+      'The emulator: how rate-limit counts, over the last WINDOW before each request (sliding) or in windows aligned to the clock (fixed).',
   },
   chaos: {
     type: 'string',

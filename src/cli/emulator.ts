@@ -7,7 +7,8 @@ import {
   startEmulator,
   type Seed,
 } from '../emulator/index.js';
-import { numeric, rateSetting, text } from '../settings.js';
+import { choice, numeric, rateSetting, text } from '../settings.js';
+import type { RateWindowMode } from '../shared/rate.js';
 import type { CommandContext } from './main.js';
 
 export async function runEmulatorCommand({ settings, io }: CommandContext): Promise<number> {
@@ -36,6 +37,7 @@ export async function runEmulatorCommand({ settings, io }: CommandContext): Prom
       port: numeric(settings, 'port')!,
       seed,
       rateLimit,
+      rateWindow: choice<RateWindowMode>(settings, 'rate-window'),
       chaos,
     });
   } catch (error) {
