@@ -550,6 +550,18 @@ export const SETTINGS = {
       cli: 'At most COUNT requests per WINDOW for this token (e.g. 100/1m, 30/30s), shared by the testcycle commands of this machine; lower it when several jobs share the token.',
     },
   },
+  legs: {
+    type: 'integer',
+    min: 1,
+    max: 1000,
+    env: 'TESTCYCLE_LEGS',
+    placeholder: 'N',
+    modes: MODES,
+    commands: SERVICE,
+    common: true,
+    description:
+      "Jobs publishing at once with this token from machines that share nothing (a matrix's strategy.job-total): each starts at 1/N of rate-limit instead of all of it, then takes back what the others leave. Without it, a job finds its share at its first 429.",
+  },
   'retry-base-ms': {
     type: 'integer',
     min: 1,
