@@ -84,6 +84,25 @@ describe('wait lines', () => {
   });
 });
 
+describe('legs sharing a token', () => {
+  test('a leg told of others announces where in the window it starts, and its share in pacing waits', async () => {
+    const clock = new FakeClock();
+    // The latest start (random 1): 0.3 of a 60 s window. A third of 6 a window is 2, the first
+    // window's two spread over a fifth of it (6 s apart); the third waits for the first to leave.
+    const { s, lines } = scheduler(clock, {
+      random: () => 1,
+      legs: 3,
+      rateLimit: { count: 6, windowMs: 60_000 },
+    });
+    const get = () => s.schedule({ method: 'GET', label: 'GET /x', repeatable: true }, answer(200));
+    await clock.run(Promise.all([get(), get(), get()]));
+    expect(lines).toEqual([
+      '0: waiting 18 s (until 04:00:18 UTC): a start at a random point of the rate window, apart from the other legs (3 in all)',
+      "24002: waiting 54 s (until 04:01:18 UTC): the rate limit (6/1m, this run's share 2 per window), 1 request(s) queued",
+    ]);
+  });
+});
+
 describe('retry counts name the budget of the failure met', () => {
   const refused = async (): Promise<AttemptOutcome<number>> => ({
     kind: 'network',

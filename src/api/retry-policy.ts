@@ -61,7 +61,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   createAttempts: 5,
   shareKeep: 0.9,
   shareHoldWindows: 0.7,
-  shareHoldLegs: 4,
+  shareHoldLegs: 10,
   sharePhaseWindows: 0.3,
   startSpread: 0.2,
 };

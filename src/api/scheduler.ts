@@ -188,7 +188,7 @@ export class Scheduler {
       this.pausedUntil = now + this.phaseMs();
       this.announce(
         this.pausedUntil - now,
-        `a start at a random point of the rate window, apart from the other ${options.legs} legs`,
+        `a start at a random point of the rate window, apart from the other legs (${options.legs} in all)`,
       );
     }
     this.spreadMs =
@@ -405,7 +405,7 @@ export class Scheduler {
     );
     // Lower this leg's share, once per burst: concurrent 429s of one burst are one signal.
     if (now - this.lastCut >= this.rateLimit.windowMs / 4) {
-      this.share.congested(now, this.tookInWindow(now));
+      this.share.congested(now, this.tookInWindow(now), this.inFlight + this.completions.length);
       this.lastCut = now;
     }
     return undefined;
@@ -518,7 +518,7 @@ export class Scheduler {
         this.completions.length > 0
       ) {
         const probeAt = this.completions[0]! + this.rateLimit.windowMs - 2 * this.rttMs - 1;
-        if (now < probeAt) return this.wait(probeAt, now, false);
+        if (now < probeAt) return this.wait(probeAt, now, true);
       }
       if (this.spreadFrom === -Infinity) this.spreadFrom = now;
       this.spreadNext = now + this.spreadMs;

@@ -39,6 +39,11 @@ export class RateShare {
   private reached: number;
   /** Growing after a probe found room: up to this pace. */
   private target = 0;
+  /** Since when the pace has been `settledLevel`: a window at it says what it gets through. */
+  private settled: number;
+  private settledLevel: number;
+  /** Probes in a row that found room: each takes twice as many legs' parts as the one before. */
+  private streak = 0;
 
   constructor(
     private readonly limit: RateLimit,
@@ -50,6 +55,8 @@ export class RateShare {
     this.level = limit.count / this.legs;
     this.reached = Math.floor(this.level);
     this.since = now;
+    this.settled = now;
+    this.settledLevel = this.level;
     this.holdMs = this.hold(this.legs);
   }
 
@@ -78,14 +85,17 @@ export class RateShare {
   /** An answer that was no 429, with `inWindow` of this leg's requests in the window. */
   answered(inWindow: number, now: number): void {
     this.reached = Math.max(this.reached, inWindow);
-    if (this.state === 'probe' && inWindow > Math.max(1, Math.floor(this.level))) {
-      // Room: a leg is done. Grow by its part, as the others will when they probe.
-      this.target = this.limit.count / Math.max(1, this.legs - 1);
+    const held = Math.max(1, Math.floor(this.level));
+    if (this.state === 'probe' && inWindow > held) {
+      // Room: a leg is done. Grow by its part, as the others will when they probe (by two
+      // legs' parts after two such probes in a row, four after three: legs finish in runs).
+      this.target = Math.max(held + 1, this.limit.count / Math.max(1, this.legs - this.gone()));
       this.begin('grow', now);
     }
     if (this.state === 'grow' && this.reached >= Math.floor(this.target)) {
-      this.legs = Math.max(1, this.legs - 1);
+      this.legs = Math.max(1, this.legs - this.gone());
       this.level = this.target;
+      this.streak++;
       // More legs may be done: probe again soon, not after a whole hold.
       this.begin('hold', now, 1);
     }
@@ -95,23 +105,29 @@ export class RateShare {
    * A 429, or an answer saying the limit is used up, when `took` of this leg's requests in the
    * window went through.
    */
-  congested(now: number, took: number): void {
+  congested(now: number, took: number, sent: number): void {
     const { count } = this.limit;
+    this.streak = 0;
     if (this.level >= count) {
       // The first sign of other legs: the share is what went through (half the limit when
       // nothing had yet: this leg has just started, and its share is still to be found).
       this.level = took > 0 ? took : count / 2;
       this.legs = Math.min(this.policy.shareHoldLegs, Math.max(2, Math.round(count / this.level)));
-    } else if (took < Math.floor(this.level) - 1) {
-      // Not even the share went through: the legs together ask too much. Keep what did.
+    } else if (
+      took < Math.floor(this.level) - 1 &&
+      sent >= Math.floor(this.level) - 1 &&
+      now - this.settled >= this.limit.windowMs
+    ) {
+      // Not even the share went through in a whole window at it, though this leg asked for it:
+      // the legs together ask too much. Keep what did.
       this.level = this.fairer(Math.max(1, took));
     } else if (this.state !== 'grow') {
       // The share went through, only a probe (or a request knocked by another leg's probe)
       // met the 429: the share stays, unless it is above the fair one.
       this.level = this.fairer(this.level);
     } else if (this.state === 'grow') {
-      // Less room than a leg's part: the share is what went through.
-      this.level = Math.max(1, Math.min(this.target, took));
+      // Less room than a leg's part: the share grows by what went through.
+      this.level = Math.max(this.level, Math.min(this.target, took));
     }
     this.begin('hold', now);
   }
@@ -122,7 +138,16 @@ export class RateShare {
     return level > fair ? Math.max(fair, level * this.policy.shareKeep) : level;
   }
 
+  /** The legs a probe that finds room takes to be done. */
+  private gone(): number {
+    return 2 ** Math.min(this.streak, 5);
+  }
+
   private begin(state: State, now: number, holdLegs = this.legs): void {
+    if (this.level !== this.settledLevel) {
+      this.settledLevel = this.level;
+      this.settled = now;
+    }
     this.state = state;
     this.since = now;
     this.reached = Math.min(this.reached, Math.floor(this.level));
