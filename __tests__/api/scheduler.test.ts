@@ -232,9 +232,10 @@ describe('Scheduler', () => {
     // Then 100 ms with the most jitter.
     expect(sentAt[2]! - sentAt[1]!).toBeGreaterThanOrEqual(125);
     expect(sentAt[2]! - sentAt[1]!).toBeLessThan(130);
-    // Nothing had gone through: half the limit, until probes find more. The second 429 does not
-    // cut it further: two requests are no sign that the share itself is too much.
-    expect(scheduler.currentAllowance).toBe(20);
+    // Nothing had gone through: the share is a tenth of the limit (the most legs the hold
+    // counts), and more as probes find room (one more while a probe is out).
+    expect(scheduler.currentAllowance).toBeGreaterThanOrEqual(4);
+    expect(scheduler.currentAllowance).toBeLessThanOrEqual(5);
     expect(scheduler.stats.rateLimited).toBe(2);
   });
 

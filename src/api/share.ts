@@ -109,9 +109,10 @@ export class RateShare {
     const { count } = this.limit;
     this.streak = 0;
     if (this.level >= count) {
-      // The first sign of other legs: the share is what went through (half the limit when
-      // nothing had yet: this leg has just started, and its share is still to be found).
-      this.level = took > 0 ? took : count / 2;
+      // The first sign of other legs: the share is what went through, and at least the part of
+      // one of as many legs as the hold counts (a leg that got nothing through yet asks for a
+      // small part of a window others fill, and finds more by probing).
+      this.level = Math.max(took, count / this.policy.shareHoldLegs, 1);
       this.legs = Math.min(this.policy.shareHoldLegs, Math.max(2, Math.round(count / this.level)));
     } else if (
       took < Math.floor(this.level) - 1 &&
