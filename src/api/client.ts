@@ -190,6 +190,7 @@ export class ServiceClient {
       clock: options.clock,
       // Every wait over 5 s says what it waits for and until when.
       onWait: (line) => this.logger.info(line),
+      answerTimeoutMs: this.timeoutMs,
       shared: options.sharedPaceDir
         ? new PaceFile(
             options.sharedPaceDir,

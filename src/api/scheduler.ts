@@ -93,6 +93,11 @@ export interface SchedulerOptions {
   legs?: number;
   /** Told of every wait over ANNOUNCE_WAIT_MS: what it waits for and until when (throttled). */
   onWait?: (line: string) => void;
+  /**
+   * How long the transport waits for one answer (the client's timeout-ms): an answer still
+   * missing after ANNOUNCE_WAIT_MS is announced with the time the attempt gives up.
+   */
+  answerTimeoutMs?: number;
 }
 
 export interface ScheduleRequest {
@@ -123,6 +128,7 @@ export class Scheduler {
   private readonly clock: Clock;
   private readonly shared: SharedPace | undefined;
   private readonly onWait: ((line: string) => void) | undefined;
+  private readonly answerTimeoutMs: number | undefined;
 
   /** Answer times of the requests inside the current window, oldest first. */
   private readonly completions: number[] = [];
@@ -167,6 +173,7 @@ export class Scheduler {
     this.clock = options.clock ?? systemClock;
     this.shared = options.shared;
     this.onWait = options.onWait;
+    this.answerTimeoutMs = options.answerTimeoutMs;
     this.sharing = (options.legs ?? 1) > 1;
     // What the steps before this one spent is still in the window: count it, on this clock.
     const now = this.clock.now();
@@ -254,10 +261,13 @@ export class Scheduler {
       }
       let outcome: AttemptOutcome<T>;
       const sentAt = this.clock.now();
+      const stopWatching = this.watchAnswer(what, attempts);
       try {
         outcome = await attempt(attempts);
       } catch (error) {
         outcome = { kind: 'network', error, sent: true };
+      } finally {
+        stopWatching();
       }
 
       const rtt = this.clock.now() - sentAt;
@@ -431,16 +441,40 @@ export class Scheduler {
     }
   }
 
+  /**
+   * A server that takes the connection and never answers must not mean silence until the
+   * timeout (and its retries) run out: an answer missing after ANNOUNCE_WAIT_MS is a wait like
+   * any other, announced with how long the attempt may still take. Returns the cancel.
+   */
+  private watchAnswer(what: string, attempt: number): () => void {
+    if (!this.onWait) return () => {};
+    return this.clock.after(ANNOUNCE_WAIT_MS, () => {
+      const retry = attempt > 1 ? ` (retry ${attempt - 1})` : '';
+      const asked = `the answer to ${what}${retry}, sent ${formatWait(ANNOUNCE_WAIT_MS)} ago`;
+      if (this.answerTimeoutMs === undefined) return this.onWait?.(`waiting for ${asked}`);
+      // The whole wait is over 5 s already, so it is told even when little of it is left.
+      this.announce(
+        this.answerTimeoutMs - ANNOUNCE_WAIT_MS,
+        `${asked} (no answer yet; it gives up at timeout-ms ${this.answerTimeoutMs})`,
+        { minMs: 0, upTo: true },
+      );
+    });
+  }
+
   /** One line for a wait over ANNOUNCE_WAIT_MS, at most one every 10 s unless a wait grows. */
-  private announce(ms: number, what: string): void {
-    if (!this.onWait || ms <= ANNOUNCE_WAIT_MS) return;
+  private announce(
+    ms: number,
+    what: string,
+    { minMs = ANNOUNCE_WAIT_MS, upTo = false }: { minMs?: number; upTo?: boolean } = {},
+  ): void {
+    if (!this.onWait || ms <= minMs) return;
     const now = this.clock.now();
     const end = now + ms;
     if (now < this.quietUntil && end <= this.announcedUntil + ANNOUNCE_WAIT_MS) return;
     this.announcedUntil = Math.max(this.announcedUntil, end);
     this.quietUntil = now + 2 * ANNOUNCE_WAIT_MS;
     const until = new Date(this.clock.wall() + ms).toISOString().slice(11, 19);
-    this.onWait(`waiting ${formatWait(ms)} (until ${until} UTC): ${what}`);
+    this.onWait(`waiting ${upTo ? 'up to ' : ''}${formatWait(ms)} (until ${until} UTC): ${what}`);
   }
 
   private acquire(signal?: AbortSignal): Promise<void> {
