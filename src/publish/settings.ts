@@ -63,6 +63,8 @@ export type ClientSettings = Required<
 > & {
   baseUrl: URL;
   rateLimit: RateLimit;
+  /** Jobs publishing at once on this token (the `legs` hint, src/api/share.ts). */
+  legs?: number;
   verbose: boolean;
   retry: Pick<RetryPolicy, 'retryBaseMs' | 'rateLimitBaseMs' | 'maxWaitMs'>;
 };
@@ -77,6 +79,7 @@ export function clientSettings(src: SettingSource): ClientSettings {
     concurrency: numericWithDefault(src, 'concurrency'),
     timeoutMs: numericWithDefault(src, 'timeout-ms'),
     rateLimit: rateSetting(src, 'rate-limit'),
+    legs: numeric(src, 'legs'),
     verbose: flag(src, 'verbose'),
     // The 429 backoff keeps its ratio to the fault backoff (src/api/retry-policy.ts).
     retry: {
