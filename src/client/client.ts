@@ -104,6 +104,11 @@ export interface ClientOptions {
   /** `COUNT/WINDOW` or parsed; default 100/1m. */
   rateLimit?: string | RateLimit;
   concurrency?: number;
+  /**
+   * Processes publishing at once on this token from machines that share nothing (a CI matrix):
+   * each starts at 1/legs of the rate limit and adapts from there (src/client/share.ts).
+   */
+  legs?: number;
   timeoutMs?: number;
   retry?: Partial<RetryPolicy>;
   logger?: Logger;
@@ -179,11 +184,13 @@ export class ServiceClient {
     this.scheduler = new Scheduler({
       rateLimit,
       concurrency: options.concurrency,
+      legs: options.legs,
       retry: options.retry,
       random: options.random,
       clock: options.clock,
       // Every wait over 5 s says what it waits for and until when.
       onWait: (line) => this.logger.info(line),
+      answerTimeoutMs: this.timeoutMs,
       shared: options.sharedPaceDir
         ? new PaceFile(
             options.sharedPaceDir,

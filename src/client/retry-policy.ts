@@ -30,6 +30,23 @@ export interface RetryPolicy {
   conflictRounds: number;
   /** Creates retried after a lost answer or a 409, each after a look for the record. */
   createAttempts: number;
+  /**
+   * A leg met by 429s twice within two windows while holding its share of the limit keeps this
+   * fraction of what went through (src/client/share.ts): legs that ask too much together give up
+   * in proportion to their shares.
+   */
+  shareKeep: number;
+  /** Windows a share is held before a probe, per leg sharing the token (up to shareHoldLegs). */
+  shareHoldWindows: number;
+  /** The most legs the hold counts, so that a small share still probes every few windows. */
+  shareHoldLegs: number;
+  /**
+   * Sharing the token (the legs hint, or a first 429), a process starts or resumes at a random
+   * point of up to this many windows, so that each leg's requests fall apart from the others'.
+   */
+  sharePhaseWindows: number;
+  /** The first window's requests are spread over up to this fraction of it (jittered). */
+  startSpread: number;
 }
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
@@ -42,6 +59,11 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxWaitMs: DEFAULT_MAX_WAIT_MS,
   conflictRounds: 8,
   createAttempts: 5,
+  shareKeep: 0.9,
+  shareHoldWindows: 0.7,
+  shareHoldLegs: 10,
+  sharePhaseWindows: 0.3,
+  startSpread: 0.2,
 };
 
 export function retryPolicy(overrides: Partial<RetryPolicy> = {}): RetryPolicy {

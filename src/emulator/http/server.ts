@@ -14,7 +14,7 @@ import { ApiError, MESSAGES } from '../model/errors.js';
 import { hostOf, isLoopbackAddress, linkBase, readBody, send } from './http-io.js';
 import { isCrossSite, livePage, livePageAllowed, PAGE_HEADERS, RequestLog } from './live-page.js';
 import { checkAccept, checkContentType } from './negotiate.js';
-import { parseRate, type RateLimit, RateWindow } from './rate-window.js';
+import { parseRate, type RateLimit, RateWindow, type RateWindowMode } from './rate-window.js';
 import { compileRoutes, matchRoute, type Route, type RouteMatch } from '../model/routes.js';
 import { demoSeed, type Region, type Seed } from '../model/seed.js';
 import { API_PREFIX } from '../data/paging.js';
@@ -29,6 +29,8 @@ export interface EmulatorOptions {
   seed?: Seed;
   /** `COUNT/WINDOW` like the client's flag, or parsed. Default 100/1m. */
   rateLimit?: string | RateLimit;
+  /** How the limit counts: the last WINDOW before each request (default), or windows aligned to the clock. */
+  rateWindow?: RateWindowMode;
   chaos?: string | ChaosOptions;
   /** Bytes; default the service's limit, MAX_BODY_BYTES of src/schema/limits.ts. */
   maxBodyBytes?: number;
@@ -36,7 +38,10 @@ export interface EmulatorOptions {
   idleTimeoutMs?: number;
   /** Seconds between reloads of the live page at `/`; default 5. */
   liveRefreshSeconds?: number;
-  /** Monotonic milliseconds for the rate window; tests pass a virtual clock. Default performance.now. */
+  /**
+   * Milliseconds for the rate window; tests pass a virtual clock. Default performance.now for a
+   * sliding window, Date.now for a fixed one (its windows are aligned to the clock).
+   */
   clock?: { now(): number };
 }
 
@@ -98,7 +103,11 @@ class EmulatorServer {
     this.region = this.seed.region ?? 'eu';
     this.service = new EmulatorService(this.seed);
     const clock = options.clock;
-    this.rate = new RateWindow(parseRate(options.rateLimit), clock && (() => clock.now()));
+    this.rate = new RateWindow(
+      parseRate(options.rateLimit),
+      clock && (() => clock.now()),
+      options.rateWindow,
+    );
     this.chaos = new Chaos(
       typeof options.chaos === 'string' ? parseChaos(options.chaos) : (options.chaos ?? NO_CHAOS),
     );
