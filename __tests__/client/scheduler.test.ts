@@ -1,4 +1,10 @@
 import { parseRateLimit, Scheduler } from '../../src/client/scheduler.js';
+import {
+  isRepeatable,
+  RETRY_RULES,
+  retryBudget,
+  type RetryRules,
+} from '../../src/client/retry-policy.js';
 import { ConfigError, InterruptedError } from '../../src/shared/errors.js';
 import { FakeClock, settle } from '../helpers/clock.js';
 
@@ -266,5 +272,64 @@ describe('Scheduler', () => {
       scheduler.schedule({ method: 'GET', repeatable: true }, respond(429)),
     );
     expect(result).toMatchObject({ status: 429, attempts: 3 });
+  });
+});
+
+describe('RETRY_RULES: which attempts go again, and on which budget', () => {
+  const lost = (code: string | undefined, sent: boolean) => ({ code, sent });
+
+  test.each([
+    ['a 429, any method', false, { status: 429 }, 'maxRateLimitAttempts'],
+    ['a 503 to a repeatable request', true, { status: 503 }, 'maxAttempts'],
+    ['a 503 to a create (it may have been processed)', false, { status: 503 }, undefined],
+    ['a 404', true, { status: 404 }, undefined],
+    ['a 412 (the 412 loop has its own rounds)', true, { status: 412 }, undefined],
+    ['nothing listens', false, lost('ECONNREFUSED', false), 'maxRefusedAttempts'],
+    ['TLS spoken to a plain HTTP port', true, lost('EPROTO', false), undefined],
+    ['a reset after a create left', false, lost('ECONNRESET', true), undefined],
+    ['a reset after a repeatable request left', true, lost('ECONNRESET', true), 'maxAttempts'],
+    ['a create that never left', false, lost(undefined, false), 'maxAttempts'],
+  ] as const)('%s', (_, repeatable, outcome, budget) => {
+    expect(retryBudget(repeatable, outcome)).toBe(budget);
+  });
+
+  test('the methods safe to repeat: GET always, a write with If-Match, a create never', () => {
+    expect(isRepeatable('GET', false)).toBe(true);
+    expect(isRepeatable('PATCH', true)).toBe(true);
+    expect(isRepeatable('PATCH', false)).toBe(false);
+    expect(isRepeatable('DELETE', true)).toBe(true);
+    expect(isRepeatable('POST', false)).toBe(false);
+    expect(isRepeatable('POST', true)).toBe(true);
+  });
+
+  test('the decision is the table: a status or an error added to it is retried on its budget', () => {
+    const rules: RetryRules = {
+      ...RETRY_RULES,
+      statuses: [
+        ...RETRY_RULES.statuses,
+        { from: 408, to: 408, budget: 'maxAttempts', anyMethod: false },
+      ],
+      errorBudgets: { ...RETRY_RULES.errorBudgets, ENOTFOUND: 'maxRefusedAttempts' },
+    };
+    expect(retryBudget(true, { status: 408 })).toBeUndefined();
+    expect(retryBudget(true, { status: 408 }, rules)).toBe('maxAttempts');
+    expect(retryBudget(false, lost('ENOTFOUND', false))).toBe('maxAttempts');
+    expect(retryBudget(false, lost('ENOTFOUND', false), rules)).toBe('maxRefusedAttempts');
+  });
+
+  test('a Retry-After longer than the bound the rules name fails at once, naming the wait', async () => {
+    const clock = new FakeClock();
+    const scheduler = new Scheduler({ clock, random: () => 0, retry: { maxBackoffMs: 5_000 } });
+    const out = await clock.run(
+      scheduler.schedule({ method: 'GET', repeatable: true }, async () => ({
+        kind: 'response' as const,
+        status: 429,
+        retryAfterMs: 6_000,
+        value: 0,
+      })),
+    );
+    expect(RETRY_RULES.retryAfterAtMost).toBe('maxBackoffMs');
+    expect(out).toMatchObject({ status: 429, attempts: 1 });
+    expect(out.gaveUp).toMatch(/asked to wait 6 s \(Retry-After\).*more than the 5 s/);
   });
 });

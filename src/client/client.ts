@@ -32,6 +32,7 @@ import {
 } from './scheduler.js';
 import { DEFAULT_TIMEOUT_MS } from '../shared/defaults.js';
 import { PaceFile } from './pace.js';
+import { isRepeatable } from './retry-policy.js';
 import {
   type Transport,
   type TransportResponse,
@@ -264,7 +265,7 @@ export class ServiceClient {
       body,
       // A write that may have been processed is sent again only when If-Match makes a repeat
       // harmless (the repeat gets 412); a plain POST never is (docs/design.md: the caller looks first).
-      repeatable: method === 'GET' || options.ifMatch !== undefined,
+      repeatable: isRepeatable(method, options.ifMatch !== undefined),
       label: `${method} ${shownPath.replace(/\?.*/s, '')}`,
     };
   }

@@ -11,7 +11,13 @@ import { INTERRUPTED_IN_A_WAIT, InterruptedError } from '../shared/errors.js';
 import { DEFAULT_CONCURRENCY } from '../shared/defaults.js';
 import { DEFAULT_RATE_LIMIT, formatRateLimit, type RateLimit } from '../shared/rate.js';
 import type { SharedPace } from './pace.js';
-import { type RetryPolicy, retryPolicy, secondRoundPauseMs } from './retry-policy.js';
+import {
+  RETRY_RULES,
+  retryBudget,
+  type RetryPolicy,
+  retryPolicy,
+  secondRoundPauseMs,
+} from './retry-policy.js';
 import { RateShare } from './share.js';
 import { errorCode } from './transport.js';
 
@@ -65,13 +71,6 @@ export const systemClock: Clock = {
     return () => clearTimeout(timer);
   },
 };
-
-/** TLS spoken to a plain HTTP port (or the reverse): repeating it cannot help. */
-const WRONG_PROTOCOL_CODES = new Set([
-  'ERR_SSL_WRONG_VERSION_NUMBER',
-  'EPROTO',
-  'ERR_SSL_PACKET_LENGTH_TOO_LONG',
-]);
 
 export type AttemptOutcome<T> =
   | { kind: 'response'; status: number; retryAfterMs?: number; value: T }
@@ -276,24 +275,27 @@ export class Scheduler {
       this.count(request.method, outcome, attempts > 1);
       const done = (gaveUp?: string): ScheduleResult<T> => ({ ...outcome, attempts, gaveUp });
 
+      // Whether and on which budget it goes again: RETRY_RULES (src/client/retry-policy.ts).
       if (outcome.kind === 'response') {
-        if (outcome.status === 429) {
+        const budget = retryBudget(request.repeatable, outcome);
+        if (budget === 'maxRateLimitAttempts') {
           rateLimited++;
           const asked = outcome.retryAfterMs;
-          if (asked !== undefined && asked > this.policy.maxBackoffMs)
+          const atMost = this.policy[RETRY_RULES.retryAfterAtMost];
+          if (asked !== undefined && asked > atMost)
             return done(
-              `The service asked to wait ${formatWait(asked)} (Retry-After) before the next request, more than the ${formatWait(this.policy.maxBackoffMs)} this client waits at once: try again later.`,
+              `The service asked to wait ${formatWait(asked)} (Retry-After) before the next request, more than the ${formatWait(atMost)} this client waits at once: try again later.`,
             );
-          if (rateLimited >= this.policy.maxRateLimitAttempts) return done();
+          if (rateLimited >= this.policy[budget]) return done();
           const over = this.onRateLimited(asked, what);
           if (over) return done(over);
           continue;
         }
         this.consecutiveRateLimits = 0;
-        if (outcome.status >= 500 && request.repeatable && ++failures < this.policy.maxAttempts) {
+        if (budget && ++failures < this.policy[budget]) {
           const over = await this.backoff(
             failures,
-            this.policy.maxAttempts,
+            this.policy[budget],
             `${what}: ${outcome.status}`,
             request,
           );
@@ -302,15 +304,19 @@ export class Scheduler {
         }
         return done();
       }
-      const code = errorCode(outcome.error);
-      if (code !== undefined && WRONG_PROTOCOL_CODES.has(code)) return done();
-      // Nothing listens there: a short budget, a wrong port does not heal in seconds.
-      const budget =
-        code === 'ECONNREFUSED' ? this.policy.maxRefusedAttempts : this.policy.maxAttempts;
       // No answer. A request that never left (refused, DNS) may always go again; one that may have
       // reached the server only when repeating it is harmless.
-      if ((request.repeatable || !outcome.sent) && ++failures < budget) {
-        const over = await this.backoff(failures, budget, `${what}: no answer`, request);
+      const budget = retryBudget(request.repeatable, {
+        code: errorCode(outcome.error),
+        sent: outcome.sent,
+      });
+      if (budget && ++failures < this.policy[budget]) {
+        const over = await this.backoff(
+          failures,
+          this.policy[budget],
+          `${what}: no answer`,
+          request,
+        );
         if (over) return done(over);
         continue;
       }
