@@ -23,14 +23,19 @@ import { type EmulatorStats, StatsCounter } from './stats.js';
 
 export type { EmulatorStats } from './stats.js';
 
+/** How an emulator starts: where it listens, what it holds, how it limits and misbehaves. */
 export interface EmulatorOptions {
+  /** The address it listens on; default 127.0.0.1. */
   host?: string;
+  /** The port; default 0 (any free port, read it from `url`). */
   port?: number;
+  /** The Space it starts with (docs/design.md "Emulator contract"); default demoSeed(). */
   seed?: Seed;
   /** `COUNT/WINDOW` like the client's flag, or parsed. Default 100/1m. */
   rateLimit?: string | RateLimit;
   /** How the limit counts: the last WINDOW before each request (default), or windows aligned to the clock. */
   rateWindow?: RateWindowMode;
+  /** Faults injected, as `--chaos` takes them (`429=0.1,5xx=0.05,...`) or parsed. */
   chaos?: string | ChaosOptions;
   /** Bytes; default the service's limit, MAX_BODY_BYTES of src/schema/limits.ts. */
   maxBodyBytes?: number;
@@ -45,14 +50,21 @@ export interface EmulatorOptions {
   clock?: { now(): number };
 }
 
+/** An emulator listening: its addresses, its data, its request counts, and how to stop it. */
 export interface RunningEmulator {
   /** Base URL ending in /api/v1. */
   url: string;
+  /** The server's origin (`http://127.0.0.1:PORT`), without the API path. */
   origin: string;
+  /** The data service behind the routes (its store holds the records). */
   service: EmulatorService;
+  /** The seed it was started with, its tokens included. */
   seed: Seed;
+  /** The request counts so far (as GET /__emulator/stats answers). */
   stats(): EmulatorStats;
+  /** Starts the counts again from zero. */
   resetStats(): void;
+  /** Stops listening and closes every connection. */
   close(): Promise<void>;
 }
 
@@ -323,6 +335,7 @@ async function listen(server: http.Server, port: number, host: string): Promise<
   return server.address() as AddressInfo;
 }
 
+/** Starts an emulator of the service on 127.0.0.1 (port 0 unless told); `close()` stops it. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const emulator = new EmulatorServer(options);
   const server = httpServer(emulator, options.idleTimeoutMs ?? 30_000);
