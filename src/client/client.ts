@@ -50,28 +50,43 @@ export { MAX_BODY_BYTES, MAX_PAGE_SIZE };
 /** Included records a page may carry: up to 3 levels of to-one relations per record (4.1). */
 const MAX_INCLUDED = 3 * MAX_PAGE_SIZE;
 
+/** One record of the service, as JSON:API gives it. */
 export interface Resource<T extends ResourceType = ResourceType> {
+  /** Its resource type (`test_cases`). */
   type: T;
+  /** Its id (a UUID). */
   id: string;
+  /** Its attributes, typed by its resource type (src/schema/resources.ts). */
   attributes: AttributesOf<T>;
+  /** Its relationships, as the service gave them. */
   relationships?: Record<string, unknown>;
   /** The strong ETag of the response that carried this record, when it was a single read or write. */
   etag?: string;
 }
 
+/** How a list is asked for (docs/service-api.md 4): filter, order, related records, fields, page size. */
 export interface ListParams {
+  /** A FiltrQL filter, built with `f` (never from text by hand). */
   filter?: Filter;
+  /** Attributes to order by, `-` first for descending (`-updatedAt`). */
   sort?: string[];
+  /** Related records to include in the same answer (`testCase`). */
   include?: string[];
+  /** Only these attributes of each type (sparse fieldsets): fewer bytes. */
   fields?: Partial<Record<ResourceType, string[]>>;
+  /** Soft-deleted records too. */
   withDeleted?: boolean;
   /** 1..100; default 100 for iteration (fewest requests). */
   pageSize?: number;
 }
 
+/** One page of a list. */
 export interface Page<T extends ResourceType = ResourceType> {
+  /** The records of this page. */
   data: Resource<T>[];
+  /** The related records `include` asked for. */
   included: Resource[];
+  /** How many records the whole list holds, when the service said. */
   totalCount?: number;
   /** links.next, verbatim. */
   next?: string;

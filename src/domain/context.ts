@@ -16,13 +16,19 @@ import { Redactor } from '../shared/redact.js';
  * (`{sha}`, `{branch}`, `{pr}`, `{run_id}` ...).
  */
 export interface CiContext {
+  /** The commit (`{sha}`, `{sha7}`). */
   sha?: string;
+  /** The branch (`{branch}`); a pull request's head branch. */
   branch?: string;
+  /** The pull request's number (`{pr}`). */
   pr?: string;
   /** A pull (merge) request's target branch: the branch whose series a PR compares with. */
   baseBranch?: string;
+  /** The CI run's id (`{run_id}`). */
   runId?: string;
+  /** The CI run's number (`{run_number}`). */
   runNumber?: string;
+  /** The environment, for `{env:VAR}`. */
   env: Record<string, string | undefined>;
   /** The time {date} and {datetime} show: when the CI run started (runStartedAt), else now. */
   now: Date;

@@ -24,6 +24,7 @@ export interface Quarantine {
   since: string;
   /** ISO date (the whole day counts) or date-time; from then on it no longer counts. */
   until?: string;
+  /** Why it was quarantined, as given. */
   reason: string;
   /** The person (email, else user id) who set it, or RULE_BY. */
   by: string;
@@ -213,11 +214,17 @@ export async function currentUser(client: ServiceClient): Promise<string> {
 }
 
 export interface QuarantinedCase {
+  /** The test case's id. */
   id: string;
+  /** The test case's key. */
   key: string;
+  /** The test case's name. */
   name: string;
+  /** The user who owns the case, when set. */
   ownerId?: string;
+  /** The quarantine as read from the case's field, with its age and end. */
   quarantine: QuarantineView;
+  /** Whether it counts now (not expired). */
   active: boolean;
 }
 

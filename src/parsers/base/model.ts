@@ -12,8 +12,11 @@ export type Outcome = 'passed' | 'failed' | 'error' | 'skipped';
 
 /** One run of a test that its runner retried: its outcome, duration and first line of message. */
 export interface Attempt {
+  /** The run's outcome. */
   outcome: Outcome;
+  /** How long the run took, when the report says. */
   durationMs?: number;
+  /** The first line of its failure message. */
   message?: string;
 }
 
@@ -164,8 +167,11 @@ export const NO_PROPERTIES: Record<string, string> = Object.freeze({}) as Record
 
 /** One report read: its file, the format it was read as, and its tests. */
 export interface ParsedReport {
+  /** The report's path (a directory for a format that writes one file per test). */
   file: string;
+  /** The id of the format it was read as. */
   format: string;
+  /** Its tests, in the report's order. */
   tests: TestResult[];
   /** What the reporter cannot tell of its tests' identity (jest-junit: the file). */
   gap?: IdentityGap;
@@ -177,10 +183,15 @@ export interface ParsedReport {
 
 /** The tests of a report by outcome (countTests); `total` is their sum. */
 export interface Counts {
+  /** Tests, each counted once whatever its runs. */
   total: number;
+  /** Tests that passed (a retried test by its outcome). */
   passed: number;
+  /** Tests that failed an assertion. */
   failed: number;
+  /** Tests that errored outside an assertion (a crash, a timeout). */
   errors: number;
+  /** Tests skipped. */
   skipped: number;
   /** Failed at least once, then passed. */
   flaky: number;
