@@ -382,10 +382,13 @@ export function firstLine(text: string | undefined): string | undefined {
 
 /** A report that cannot be read: names the file and, where known, line and column. */
 export class ReportError extends TestcycleError {
+  /** The report's path. */
   readonly file: string;
   /** What is wrong, without the file's name (the message is `file: reason`). */
   readonly reason: string;
+  /** The line of the fault, when known. */
   readonly line?: number;
+  /** The column of the fault, when known. */
   readonly column?: number;
   constructor(file: string, reason: string | Words, position?: { line?: number; column?: number }) {
     const where = position?.line
