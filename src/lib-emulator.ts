@@ -15,3 +15,5 @@ export {
   type EmulatorStats,
   type Seed,
 } from './emulator/index.js';
+/** How the emulator's rate limit counts (`EmulatorOptions.rateWindow`). */
+export type { RateWindowMode } from './shared/rate.js';

@@ -7,6 +7,7 @@ import type { RateLimit } from '../shared/rate.js';
 import type { SettingSource } from '../shared/setting-readers.js';
 import {
   flag,
+  numeric,
   numericWithDefault,
   rateSetting,
   required,
@@ -30,6 +31,8 @@ export type ClientSettings = Required<
 > & {
   baseUrl: URL;
   rateLimit: RateLimit;
+  /** Jobs publishing at once on this token (the `legs` hint, src/client/share.ts). */
+  legs?: number;
   verbose: boolean;
   retry: Pick<RetryPolicy, 'retryBaseMs' | 'rateLimitBaseMs' | 'maxWaitMs'>;
 };
@@ -44,6 +47,7 @@ export function clientSettings(src: SettingSource): ClientSettings {
     concurrency: numericWithDefault(src, 'concurrency'),
     timeoutMs: numericWithDefault(src, 'timeout-ms'),
     rateLimit: rateSetting(src, 'rate-limit'),
+    legs: numeric(src, 'legs'),
     verbose: flag(src, 'verbose'),
     // The 429 backoff keeps its ratio to the fault backoff (src/client/retry-policy.ts).
     retry: {

@@ -10,6 +10,10 @@ import type { CycleStatus } from '../schema/resources.js';
 import { createOrFind } from './idempotent.js';
 import { nextRank } from './match.js';
 
+/**
+ * Which cycle a run writes to (by key, else by name), and whether it may create it or reopen it
+ * when it is DONE.
+ */
 export interface CycleOptions {
   key?: string;
   name?: string;

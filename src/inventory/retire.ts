@@ -48,8 +48,11 @@ export interface RetireOptions {
 
 /** One in-scope automated case no test of this run matched, and what becomes of it. */
 export interface RetireCandidate {
+  /** The test case's key; null when the service gave none. */
   key: string | null;
+  /** The test case's name. */
   name: string;
+  /** The automation key that ties it to its test. */
   automationKey: string;
   /**
    * gone: this run proves its test gone (archived under retire-missing); kept: not proven gone,

@@ -17,6 +17,10 @@ export interface DiscoverOptions {
   windowsPaths?: boolean;
 }
 
+/**
+ * The report files the patterns match (globs, directories, `!` excludes), sorted and without
+ * repeats; a pattern that matches nothing is a ReportError unless `failOnEmpty` is false.
+ */
 export async function discoverReports(
   patterns: readonly string[],
   options: DiscoverOptions = {},

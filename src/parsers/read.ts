@@ -66,6 +66,10 @@ export async function readText(file: string, maxBytes: number): Promise<string> 
   return decodeText(bytes);
 }
 
+/**
+ * One report's text or bytes parsed: the format given, else detected by content; a file in no
+ * format is a ReportError naming it.
+ */
 export function parseReport(
   file: string,
   bytes: Buffer | string,

@@ -55,6 +55,10 @@ export async function gateCycle(
   };
 }
 
+/**
+ * What `cycle create` did: the cycle, whether it was created (not found), and what populating it
+ * wrote.
+ */
 export interface CreateCycleResult {
   cycle: Resource<'test_cycles'>;
   created: boolean;

@@ -13,31 +13,17 @@ import {
   type CycleCounts,
   type PassRateBasis,
 } from '../schema/counts.js';
-import { anyThreshold, checkThresholds, type PreviousCycle } from './thresholds.js';
-
-export { countsFrom, passRate, type CycleCounts };
 import {
-  readTriage,
-  type Triage,
-  type TriageGateOptions,
-  withoutQuarantinedIn,
-  withoutTests,
-} from '../triage/index.js';
+  anyThreshold,
+  checkThresholds,
+  type GateOptions,
+  type PreviousCycle,
+} from './thresholds.js';
 
-export interface GateOptions extends TriageGateOptions {
-  minPassRate?: number;
-  /** Fail when the pass rate fell by more than this many points against the previous cycle of `series`. */
-  maxPassRateDrop?: number;
-  /** The cycle-name template whose cycles form a series ("Nightly {date}"), for maxPassRateDrop. */
-  series?: string;
-  maxFailed?: number;
-  maxBlocked?: number;
-  failOnNotExecuted?: boolean;
-  basis: 'executed' | 'all';
-  /** Extra FiltrQL condition, e.g. testCase.priority = "CRITICAL". */
-  filter?: string;
-}
+export { countsFrom, passRate, type CycleCounts, type GateOptions };
+import { readTriage, type Triage, withoutQuarantinedIn, withoutTests } from '../triage/index.js';
 
+/** Whether the gate passed, and why not (one reason per threshold broken). */
 export interface GateVerdict {
   passed: boolean;
   reasons: string[];

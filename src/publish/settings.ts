@@ -125,19 +125,34 @@ export function createCycleSettings(
   };
 }
 
+/** Every setting of a publish, read from the settings table and checked (publishSettings). */
 export interface PublishSettings {
+  /**
+   * Which cycle to write to and what may be done to it (cycle-key or cycle-name, create-cycle,
+   * reopen-done-cycle, close-cycle, cycle-custom-fields).
+   */
   cycle: CycleOptions & { close: boolean };
+  /** How tests are matched to test cases (key-pattern, automation-key, ...). */
   match: MatchOptions;
+  /** A test that matches no case: warn, fail, or ignore (on-unmatched). */
   onUnmatched: 'warn' | 'fail' | 'ignore';
+  /** Distinct tests that give the same key (on-key-collision). */
   onKeyCollision: KeyCollisionMode;
+  /** How results of one test in several reports merge (merge). */
   merge: MergeMode;
+  /** How a test that failed then passed is recorded (flaky). */
   flaky: FlakyMode;
+  /** The execution result a test that errored is recorded as (error-as). */
   errorAs: ErrorAs;
+  /** Read and plan only; write nothing (dry-run). */
   dryRun: boolean;
+  /** The gate's thresholds (min-pass-rate, max-failed, ...). */
   gate: GateOptions;
+  /** The report format, or `auto` (format). */
   format: string;
   /** publish --sync: sync's creates and updates first (src/inventory/sync.ts), never retiring. */
   sync: boolean;
+  /** publish --sync: the mapping of report properties to the cases' fields. */
   caseFields?: CaseFieldMapping;
   /** publish --sync: how sync names the cases (absent: `key`). */
   caseNames?: CaseNames;

@@ -11,8 +11,25 @@ import type { SettingSource } from '../shared/setting-readers.js';
 import { plural } from '../shared/words.js';
 import { flag, numeric, type ThresholdKey } from '../settings/index.js';
 import type { NoPreviousCycle } from '../domain/index.js';
-import { nameTests, type Triage } from '../triage/index.js';
-import type { GateOptions } from './gate.js';
+import { nameTests, type Triage, type TriageGateOptions } from '../triage/index.js';
+
+/**
+ * The gate's thresholds and how it counts (docs/design.md "CLI contract"): each threshold is a row of
+ * THRESHOLDS below.
+ */
+export interface GateOptions extends TriageGateOptions {
+  minPassRate?: number;
+  /** Fail when the pass rate fell by more than this many points against the previous cycle of `series`. */
+  maxPassRateDrop?: number;
+  /** The cycle-name template whose cycles form a series ("Nightly {date}"), for maxPassRateDrop. */
+  series?: string;
+  maxFailed?: number;
+  maxBlocked?: number;
+  failOnNotExecuted?: boolean;
+  basis: 'executed' | 'all';
+  /** Extra FiltrQL condition, e.g. testCase.priority = "CRITICAL". */
+  filter?: string;
+}
 
 /** The previous cycle of a series and its pass rate (same basis and filter). */
 export interface PreviousCycle {
@@ -45,6 +62,11 @@ type ThresholdField = {
   [F in keyof GateOptions]-?: NonNullable<GateOptions[F]> extends number | boolean ? F : never;
 }[keyof GateOptions];
 
+/** The GateOptions fields of the thresholds that are a number. */
+type NumberField = {
+  [F in ThresholdField]: NonNullable<GateOptions[F]> extends number ? F : never;
+}[ThresholdField];
+
 export interface Threshold<F extends ThresholdField = ThresholdField> {
   field: F;
   /** Its value from the settings; undefined (or false for a switch): not given. */
@@ -55,7 +77,7 @@ export interface Threshold<F extends ThresholdField = ThresholdField> {
 const threshold = <F extends ThresholdField>(t: Threshold<F>) => t as unknown as Threshold;
 
 /** A threshold on one count of the cycle: at most `limit` tests with that result. */
-function countAtMost(field: 'maxFailed' | 'maxBlocked', count: 'failed' | 'blocked'): Threshold {
+function countAtMost(field: NumberField, count: keyof CycleCounts): Threshold {
   return threshold({
     field,
     read: (src, key) => numeric(src, key),

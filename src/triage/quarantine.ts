@@ -12,7 +12,7 @@ import { chunkGroups, f, type Filter } from '../client/index.js';
 import { oneLine } from '../shared/redact.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { DEFAULT_QUARANTINE_EXPIRY_DAYS } from '../shared/defaults.js';
-import { MAX_FILTER_CHARS } from '../domain/index.js';
+import { compareKeys, MAX_FILTER_CHARS } from '../domain/index.js';
 
 /** The path of the Space's custom field definitions (docs/service-api.md 2.10). */
 export const CUSTOM_FIELDS_PATH = '/service_custom_field';
@@ -24,6 +24,7 @@ export interface Quarantine {
   since: string;
   /** ISO date (the whole day counts) or date-time; from then on it no longer counts. */
   until?: string;
+  /** Why it was quarantined, as given. */
   reason: string;
   /** The person (email, else user id) who set it, or RULE_BY. */
   by: string;
@@ -213,11 +214,17 @@ export async function currentUser(client: ServiceClient): Promise<string> {
 }
 
 export interface QuarantinedCase {
+  /** The test case's id. */
   id: string;
+  /** The test case's key. */
   key: string;
+  /** The test case's name. */
   name: string;
+  /** The user who owns the case, when set. */
   ownerId?: string;
+  /** The quarantine as read from the case's field, with its age and end. */
   quarantine: QuarantineView;
+  /** Whether it counts now (not expired). */
   active: boolean;
 }
 
@@ -394,6 +401,10 @@ export async function readGateExecutions(
     if (q?.active) out.quarantined.push(ref);
     else if (ref.result === 'FAILED' || ref.result === 'BLOCKED') out.failing.push(ref);
   }
+  // In key order, not the order the executions were created in (concurrent writes finish in any
+  // order): the summaries, the notifications and the gate's reasons read the same every time.
+  for (const list of [out.quarantined, out.failing, out.invalid])
+    list.sort((a, b) => compareKeys(a.key, b.key));
   return out;
 }
 

@@ -4,11 +4,19 @@
  */
 import { render, TestcycleError, type Words } from '../../shared/errors.js';
 
+/**
+ * A test's result as the report gives it: `error` is a failure outside an assertion (a crash, a
+ * timeout).
+ */
 export type Outcome = 'passed' | 'failed' | 'error' | 'skipped';
 
+/** One run of a test that its runner retried: its outcome, duration and first line of message. */
 export interface Attempt {
+  /** The run's outcome. */
   outcome: Outcome;
+  /** How long the run took, when the report says. */
   durationMs?: number;
+  /** The first line of its failure message. */
   message?: string;
 }
 
@@ -19,7 +27,7 @@ export interface TestResult {
   name: string;
   /**
    * The source file of the test, where the format says, as the reporter wrote it (absolute or
-   * relative); keys make it relative to the workspace (src/publish/identity.ts).
+   * relative); keys make it relative to the workspace (src/domain/match.ts).
    */
   file?: string;
   line?: number;
@@ -196,9 +204,13 @@ export function tagsOf(test: TestResult): string[] {
 /** Shared by every test without properties (most of them); never mutated. */
 export const NO_PROPERTIES: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
+/** One report read: its file, the format it was read as, and its tests. */
 export interface ParsedReport {
+  /** The report's path (a directory for a format that writes one file per test). */
   file: string;
+  /** The id of the format it was read as. */
   format: string;
+  /** Its tests, in the report's order. */
   tests: TestResult[];
   /** What the reporter cannot tell of its tests' identity (jest-junit: the file). */
   gap?: IdentityGap;
@@ -208,11 +220,17 @@ export interface ParsedReport {
   selection?: RunSelection;
 }
 
+/** The tests of a report by outcome (countTests); `total` is their sum. */
 export interface Counts {
+  /** Tests, each counted once whatever its runs. */
   total: number;
+  /** Tests that passed (a retried test by its outcome). */
   passed: number;
+  /** Tests that failed an assertion. */
   failed: number;
+  /** Tests that errored outside an assertion (a crash, a timeout). */
   errors: number;
+  /** Tests skipped. */
   skipped: number;
   /** Failed at least once, then passed. */
   flaky: number;
@@ -240,6 +258,7 @@ export function isFlaky(test: TestResult): boolean {
   );
 }
 
+/** The tests counted by outcome: the one place the parsers' results are counted. */
 export function countTests(tests: readonly TestResult[]): Counts {
   const counts = noCounts();
   for (const t of tests) {
@@ -402,10 +421,13 @@ export function firstLine(text: string | undefined): string | undefined {
 
 /** A report that cannot be read: names the file and, where known, line and column. */
 export class ReportError extends TestcycleError {
+  /** The report's path. */
   readonly file: string;
   /** What is wrong, without the file's name (the message is `file: reason`). */
   readonly reason: string;
+  /** The line of the fault, when known. */
   readonly line?: number;
+  /** The column of the fault, when known. */
   readonly column?: number;
   constructor(file: string, reason: string | Words, position?: { line?: number; column?: number }) {
     const where = position?.line
