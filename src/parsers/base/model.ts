@@ -81,8 +81,11 @@ export interface TestResult {
 
 /** A link attached to a test: its type (`issue`), the name it shows (`PROJ-123`) and its address. */
 export interface TestLink {
+  /** What the link is to, as the format names it: `issue`, `tms`, or a type of the user's own. */
   type?: string;
+  /** The text it shows: a tracker's key (`allure.issue("PROJ-123")`) where it has one. */
   name?: string;
+  /** Its address. */
   url?: string;
 }
 
