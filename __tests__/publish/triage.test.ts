@@ -705,7 +705,7 @@ test('the gate reads its failing and quarantined tests in key order, whatever or
       testCycleId: cycle.id,
     });
     await updateWithRetry(client, 'test_case_executions', execution.id, {
-      change: () => ({ result: 'FAILED' }),
+      change: () => ({ result: 'FAILED' as const }),
     });
   }
   await quarantine(emu, 'DEMO-T4');
