@@ -153,7 +153,9 @@ export class Scheduler {
   private spreadNext = -Infinity;
   /** Round trip of recent attempts (rising at once, falling slowly): when a probe must leave. */
   private rttMs = 0;
-  /** Other processes use this token (the legs hint, or a 429 met): pace with care near the share. */
+  /**
+   * Other processes use this token (the legs hint, or a 429 met): pace with care near the share.
+   */
   private sharing: boolean;
   /** Time spent in backoffs and 429 pauses so far (the policy's maxWaitMs bounds it). */
   private waitedMs = 0;

@@ -6,16 +6,25 @@ import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { DEFAULT_TIMEOUT_MS } from '../shared/defaults.js';
 import { isLoopbackHost } from './base-url.js';
 
+/** One HTTP request as a Transport sends it. */
 export interface TransportRequest {
+  /** The HTTP method. */
   method: string;
+  /** The whole URL, query included. */
   url: URL;
+  /** The headers, lower-case names (the token among them: never log them). */
   headers: Record<string, string>;
+  /** The body, already serialised. */
   body?: string;
 }
 
+/** One HTTP answer as a Transport gives it back. */
 export interface TransportResponse {
+  /** The HTTP status. */
   status: number;
+  /** The headers, lower-case names. */
   headers: Record<string, string | undefined>;
+  /** The body as text. */
   body: string;
   /** The body was over the limit and was not read to its end (the body is then empty). */
   tooLarge?: boolean;

@@ -25,7 +25,9 @@ import { readTriage, type Triage, withoutQuarantinedIn, withoutTests } from '../
 
 /** Whether the gate passed, and why not (one reason per threshold broken). */
 export interface GateVerdict {
+  /** Whether every threshold held. */
   passed: boolean;
+  /** Why it failed, one line per threshold broken. */
   reasons: string[];
   /** What the gate could not check and why, when that passes (the first cycle of a series). */
   notes?: string[];

@@ -77,13 +77,18 @@ export interface PublishOptions extends Omit<PublishSettings, 'gate' | 'format'>
   progress?: (line: string) => void;
   /** How often progress lines may come; default about 10 s. */
   progressIntervalMs?: number;
-  /** The write pool's concurrency (it keeps twice as many results under way); default the client's. */
+  /**
+   * The write pool's concurrency (it keeps twice as many results under way); default the client's.
+   */
   concurrency?: number;
   /** Stop between writes when aborted (SIGINT, a cancelled job): InterruptedError, exit 130. */
   signal?: AbortSignal;
 }
 
-/** What a publish did: the cycle, its counts and pass rate, the gate's verdict, the writes, what did not match, and what it cost. */
+/**
+ * What a publish did: the cycle, its counts and pass rate, the gate's verdict, the writes, what did
+ * not match, and what it cost.
+ */
 export interface PublishResult {
   /** The cycle written to (in a dry run, maybe one not created yet). */
   cycle: { id: string | null; key: string | null; name: string; status: string };

@@ -494,10 +494,15 @@ export function describeQuarantine(q: QuarantinedCase): string {
 
 /** `quarantine add|remove|list` and mode quarantine. */
 export interface QuarantineSettings {
+  /** Add a quarantine, remove it, or list the quarantined cases. */
   action: 'add' | 'remove' | 'list';
+  /** The test cases' custom field that holds quarantines (quarantine-field). */
   field: string;
+  /** The test case (add, remove). */
   caseKey?: string;
+  /** Why it is quarantined (add). */
   reason?: string;
+  /** When the quarantine ends: a date or a date-time (add). */
   until?: string;
   /** A quarantine without until ends this many days after it was set (0: never). */
   expiryDays: number;
