@@ -417,6 +417,7 @@ export class ServiceClient {
     return toResource<'projects'>(first);
   }
 
+  /** One record by its id, with the ETag a write to it needs. */
   async get<T extends ResourceType>(
     type: T,
     id: string,

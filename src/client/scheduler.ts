@@ -30,10 +30,13 @@ export {
   parseRateLimit,
 } from '../shared/rate.js';
 
+/** The requests a client sent, counted as the service counts them. */
 export interface RequestStats {
   /** Every attempt sent, retries included: the service counts them all against the limit. */
   total: number;
+  /** Attempts by HTTP method. */
   byMethod: Record<string, number>;
+  /** Answers by status. */
   byStatus: Record<string, number>;
   /** Attempts that repeated an earlier one. */
   retried: number;

@@ -36,6 +36,10 @@ export interface TransportResponse {
  */
 export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
+/**
+ * Sends one HTTP request and gives back its answer; the client's only way out (tests pass their
+ * own).
+ */
 export type Transport = (req: TransportRequest) => Promise<TransportResponse>;
 
 export interface TransportOptions {
@@ -93,6 +97,10 @@ export function describeNetworkError(error: unknown, timeoutMs: number): string 
   }
 }
 
+/**
+ * The default Transport: undici, through the environment's proxy (never for a loopback address),
+ * with the response size limit and the timeout.
+ */
 export function createUndiciTransport(
   options: TransportOptions = {},
 ): Transport & { close(): Promise<void> } {

@@ -81,11 +81,13 @@ export interface LikelyRename {
   followed: boolean;
 }
 
+/** What retire-missing found: the scope, the bound, what blocks it, and each candidate. */
 export interface RetireReport {
   /** Automated cases (AUTOMATED, with a key, not ARCHIVED). */
   automated: number;
   /** How many one run may archive. */
   max: number;
+  /** Whether retire-missing was asked for (else the report only says what it would do). */
   enabled: boolean;
   /** Automated cases in this pipeline's scope (matched by this run's tests, or candidates). */
   inScope: number;

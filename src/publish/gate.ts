@@ -35,7 +35,10 @@ export interface GateVerdict {
 
 /** The thresholds failed: each adapter maps this kind once (exit 1, a failed step). */
 export class GateFailedError extends TestcycleError {
-  constructor(readonly reasons: string[]) {
+  constructor(
+    /** Why the gate failed, one line per threshold broken. */
+    readonly reasons: string[],
+  ) {
     super(reasons.join('; '), 'GATE_FAILED', 'gate');
   }
 }

@@ -19,6 +19,7 @@ export const CUSTOM_FIELDS_PATH = '/service_custom_field';
 /** `by` of a quarantine the --auto-quarantine rule set; --release-after removes only these. */
 export const RULE_BY = 'rule:auto-quarantine';
 
+/** A quarantine as kept in a test case's custom field (docs/design.md "Triage"). */
 export interface Quarantine {
   /** ISO date-time it was set. */
   since: string;
@@ -213,6 +214,7 @@ export async function currentUser(client: ServiceClient): Promise<string> {
   return '';
 }
 
+/** A test case that holds a quarantine (`quarantine list`). */
 export interface QuarantinedCase {
   /** The test case's id. */
   id: string;
