@@ -3,12 +3,14 @@
  * chosen API, named one by one. Every name here is part of the public contract (semver, see
  * CONTRIBUTING.md); etc/testcycle.api.md records the surface and CI fails when it changes without
  * that file changing with it (`npm run api`). Internal helpers stay importable from their modules
- * inside the repository only.
+ * inside the repository only. The dashboard and the emulator are entries of their own
+ * (`testcycle/dashboard`: src/lib-dashboard.ts, `testcycle/emulator`: src/lib-emulator.ts), so that
+ * a user of the publish job loads neither.
  */
 // First: on an older Node this stops with a clear message before undici loads.
-import './node-version.js';
+import './shared/node-version.js';
 
-export { VERSION } from './version.js';
+export { VERSION } from './shared/version.js';
 
 // The publish job and the commands around it (docs/design.md).
 export {
@@ -86,7 +88,7 @@ export {
   type Counts,
   type ReadOptions,
   type ReportSet,
-} from './reports/index.js';
+} from './parsers/index.js';
 
 // The client of the service (docs/service-api.md) and its one retry policy.
 export {
@@ -106,7 +108,7 @@ export {
   type Transport,
   type TransportRequest,
   type TransportResponse,
-} from './api/index.js';
+} from './client/index.js';
 
 // Errors every part throws, and the log sink adapters give the library.
 export {
@@ -133,32 +135,3 @@ export {
   type AttributesOf,
   type WritableAttributesOf,
 } from './schema/resources.js';
-
-// Dashboards over a series of cycles.
-export {
-  readSeries,
-  analyze,
-  renderHtml,
-  renderMarkdown,
-  renderJson,
-  buildReport,
-  type SeriesSpec,
-  type SeriesData,
-  type ReadSeriesOptions,
-  type DashboardModel,
-  type AnalyzeOptions,
-} from './dashboard/index.js';
-
-// The emulator of the service, for tests and offline pipelines.
-export {
-  startEmulator,
-  demoSeed,
-  loadSeedFile,
-  SeedError,
-  type EmulatorOptions,
-  type RunningEmulator,
-  type EmulatorStats,
-  type Seed,
-} from './emulator/index.js';
-/** How the emulator's rate limit counts (`EmulatorOptions.rateWindow`). */
-export type { RateWindowMode } from './shared/rate.js';

@@ -3,8 +3,8 @@
  * nothing but one simulated rate window of the service, sliding or fixed, as separate machines on
  * one token do. Deterministic: the same seed gives the same run, to the millisecond.
  */
-import { Scheduler } from '../../src/api/scheduler.js';
-import { prng } from '../../src/emulator/chaos.js';
+import { Scheduler } from '../../src/client/scheduler.js';
+import { prng } from '../../src/emulator/http/chaos.js';
 import type { RateLimit, RateWindowMode } from '../../src/shared/rate.js';
 import { FakeClock } from './clock.js';
 

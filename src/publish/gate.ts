@@ -1,14 +1,11 @@
 /**
- * The gate: one aggregate request on the cycle (its whole state: every shard, every job), then
- * thresholds. The grouped aggregate's shape is not documented (docs/service-api.md 4.6): the emulator's
- * and other reasonable shapes are read, else one ungrouped count per result value is asked for.
+ * The gate: one aggregate request on the cycle (src/domain/counts.ts), then thresholds.
  */
-import { type CycleRef, laneOf, type NoPreviousCycle, previousInSeries } from './series.js';
-import type { JsonApiDocument, Resource, ServiceClient } from '../api/client.js';
+import { type CycleRef, laneOf, type NoPreviousCycle, previousInSeries } from '../domain/index.js';
+import { cycleCounts } from '../domain/index.js';
+import type { Resource, ServiceClient } from '../client/index.js';
 import { TestcycleError } from '../shared/errors.js';
-import { oneLine } from '../shared/redact.js';
-import { f, type Filter } from '../api/filter.js';
-import { EXECUTION_RESULTS, type ExecutionResult } from '../schema/resources.js';
+import type { ExecutionResult } from '../schema/resources.js';
 import {
   countsFrom,
   passRate,
@@ -16,33 +13,21 @@ import {
   type CycleCounts,
   type PassRateBasis,
 } from '../schema/counts.js';
-import { THRESHOLD_KEYS } from '../settings.js';
-
-export { countsFrom, passRate, type CycleCounts };
 import {
-  readTriage,
-  type Triage,
-  type TriageGateOptions,
-  withoutQuarantinedIn,
-  withoutTests,
-} from './triage.js';
+  anyThreshold,
+  checkThresholds,
+  type GateOptions,
+  type PreviousCycle,
+} from './thresholds.js';
 
-export interface GateOptions extends TriageGateOptions {
-  minPassRate?: number;
-  /** Fail when the pass rate fell by more than this many points against the previous cycle of `series`. */
-  maxPassRateDrop?: number;
-  /** The cycle-name template whose cycles form a series ("Nightly {date}"), for maxPassRateDrop. */
-  series?: string;
-  maxFailed?: number;
-  maxBlocked?: number;
-  failOnNotExecuted?: boolean;
-  basis: 'executed' | 'all';
-  /** Extra FiltrQL condition, e.g. testCase.priority = "CRITICAL". */
-  filter?: string;
-}
+export { countsFrom, passRate, type CycleCounts, type GateOptions };
+import { readTriage, type Triage, withoutQuarantinedIn, withoutTests } from '../triage/index.js';
 
+/** Whether the gate passed, and why not (one reason per threshold broken). */
 export interface GateVerdict {
+  /** Whether every threshold held. */
   passed: boolean;
+  /** Why it failed, one line per threshold broken. */
   reasons: string[];
   /** What the gate could not check and why, when that passes (the first cycle of a series). */
   notes?: string[];
@@ -50,18 +35,13 @@ export interface GateVerdict {
 
 /** The thresholds failed: each adapter maps this kind once (exit 1, a failed step). */
 export class GateFailedError extends TestcycleError {
-  constructor(readonly reasons: string[]) {
+  constructor(
+    /** Why the gate failed, one line per threshold broken. */
+    readonly reasons: string[],
+  ) {
     super(reasons.join('; '), 'GATE_FAILED', 'gate');
   }
 }
-
-/**
- * The GateOptions field of each threshold row of the settings table (`threshold: true`): its key
- * in camelCase (`min-pass-rate` is minPassRate), so that the table says once what a threshold is.
- */
-const THRESHOLD_FIELDS = THRESHOLD_KEYS.map(
-  (key) => key.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) as keyof GateOptions,
-);
 
 /**
  * The pass rate over the counts the gate judged, and, when it left quarantined tests out
@@ -91,73 +71,32 @@ export function passRatesOf(
 
 /** A gate with work to do: a threshold, new failures to notify of, or a filter to count by. */
 export function hasThresholds(g: GateOptions | undefined): g is GateOptions {
-  return (
-    !!g &&
-    (THRESHOLD_FIELDS.some((field) => g[field] !== undefined && g[field] !== false) ||
-      g.notify !== undefined ||
-      g.filter !== undefined)
-  );
+  return !!g && (anyThreshold(g) || g.notify !== undefined || g.filter !== undefined);
 }
 
-/** The previous cycle of a series and its pass rate (same basis and filter). */
-export interface PreviousCycle {
-  key: string;
-  name: string;
-  passRate: number | null;
-}
-
+export type { PreviousCycle };
 export type { CycleRef, NoPreviousCycle };
 
+/** The thresholds of `gate` checked against the counts (and the previous cycle, the triage). */
 export function verdict(
   counts: CycleCounts,
   gate: GateOptions,
   previous?: PreviousCycle | NoPreviousCycle,
+  triage?: Triage,
 ): GateVerdict {
-  const reasons: string[] = [];
-  const notes: string[] = [];
-  const rate = passRate(counts, gate.basis);
-  if (gate.maxPassRateDrop !== undefined && previous) {
-    if ('why' in previous) {
-      if (previous.first) notes.push(`no previous cycle: trend not checked (${previous.why})`);
-      else
-        reasons.push(
-          `no previous cycle found in the series, so the pass rate drop (at most ${gate.maxPassRateDrop} allowed) was not checked: ${previous.why}`,
-        );
-    } else if (previous.passRate === null || rate === null) {
-      const which =
-        rate === null
-          ? 'this cycle'
-          : `the previous cycle ${previous.key} "${oneLine(previous.name)}"`;
-      notes.push(`${which} has no pass rate (no counted tests): trend not checked`);
-    } else {
-      const drop = Math.round((previous.passRate - rate) * 100) / 100;
-      if (drop > gate.maxPassRateDrop)
-        reasons.push(
-          `pass rate ${rate}% fell ${drop} points from ${previous.passRate}% in ${previous.key} "${oneLine(previous.name)}" (at most ${gate.maxPassRateDrop} allowed)`,
-        );
-    }
-  }
-  if (gate.minPassRate !== undefined) {
-    if (rate === null)
-      reasons.push(
-        `no ${gate.basis === 'all' ? '' : 'executed '}tests to compute a pass rate (min ${gate.minPassRate}%)`,
-      );
-    else if (rate < gate.minPassRate)
-      reasons.push(`pass rate ${rate}% is below ${gate.minPassRate}% (basis: ${gate.basis})`);
-  }
-  if (gate.maxFailed !== undefined && counts.failed > gate.maxFailed)
-    reasons.push(`${counts.failed} failed, more than ${gate.maxFailed} allowed`);
-  if (gate.maxBlocked !== undefined && counts.blocked > gate.maxBlocked)
-    reasons.push(`${counts.blocked} blocked, more than ${gate.maxBlocked} allowed`);
-  if (gate.failOnNotExecuted && counts.notExecuted + counts.inProgress > 0) {
-    reasons.push(`${counts.notExecuted + counts.inProgress} not executed (fail-on-not-executed)`);
-  }
+  const { reasons, notes } = checkThresholds(gate, {
+    counts,
+    rate: passRate(counts, gate.basis),
+    basis: gate.basis,
+    previous,
+    triage,
+  });
   return { passed: reasons.length === 0, reasons, ...(notes.length ? { notes } : {}) };
 }
 
 /**
  * The verdict on a cycle: its counts (one aggregate) without the quarantined tests, the triage
- * (src/publish/triage.ts) when there are thresholds, and the previous cycle's when a drop is checked.
+ * (src/triage/triage.ts) when there are thresholds, and the previous cycle's when a drop is checked.
  */
 export async function evaluateGate(
   client: ServiceClient,
@@ -177,7 +116,7 @@ export async function evaluateGate(
           triaged && withoutQuarantinedIn(client, triaged.triage, gate),
         )
       : undefined;
-  const base = verdict(counts, gate, previous);
+  const base = verdict(counts, gate, previous, triaged?.triage);
   if (!triaged) return { counts, verdict: base };
   const reasons = [...base.reasons, ...triaged.reasons];
   const notes = [...(base.notes ?? []), ...triaged.notes];
@@ -210,7 +149,7 @@ export async function lookUpPrevious(
   cycle: Resource<'test_cycles'>,
   template: string,
   gate: Pick<GateOptions, 'basis' | 'filter'>,
-  /** Cases left out of the previous cycle's counts too (the quarantined, src/publish/triage.ts). */
+  /** Cases left out of the previous cycle's counts too (the quarantined, src/triage/triage.ts). */
   adjust?: (previousId: string, counts: CycleCounts) => Promise<CycleCounts>,
 ): Promise<PreviousCycle | NoPreviousCycle> {
   // Like with like: of a template that names {branch} or {pr}, this branch's (or PR's) cycles.
@@ -223,75 +162,4 @@ export async function lookUpPrevious(
     name: found.name,
     passRate: passRate(adjust ? await adjust(found.id, counts) : counts, gate.basis),
   };
-}
-
-export async function cycleCounts(
-  client: ServiceClient,
-  cycleId: string,
-  extraFilter?: string,
-): Promise<CycleCounts> {
-  const filter: Filter = f.and(
-    f.eq('testCycleId', cycleId),
-    extraFilter ? f.user(extraFilter, 'gate-filter') : undefined,
-  );
-  const doc = await client.aggregate('test_case_executions', {
-    filter,
-    count: true,
-    groupBy: ['result'],
-  });
-  const grouped = readGrouped(doc);
-  if (grouped) return countsFrom(grouped);
-  // Fallback: one ungrouped count per result value.
-  const byResult: Partial<Record<ExecutionResult, number>> = {};
-  for (const result of EXECUTION_RESULTS) {
-    const one = await client.aggregate('test_case_executions', {
-      filter: f.and(filter, f.eq('result', result)),
-      count: true,
-    });
-    byResult[result] = readCount(one) ?? 0;
-  }
-  return countsFrom(byResult);
-}
-
-type Row = Record<string, unknown>;
-
-/** Shapes accepted: data:[{attributes:{result,count}}], data:{attributes:{groups:[...]}} or meta.groups, and {result: count} maps. */
-export function readGrouped(
-  doc: JsonApiDocument,
-): Partial<Record<ExecutionResult, number>> | undefined {
-  const data = doc.data as unknown;
-  const attrs = (x: unknown): Row =>
-    x && typeof x === 'object' ? (((x as Row).attributes as Row | undefined) ?? (x as Row)) : {};
-  const rows: Row[] | undefined = Array.isArray(data)
-    ? data.map(attrs)
-    : Array.isArray(attrs(data).groups)
-      ? (attrs(data).groups as unknown[]).map(attrs)
-      : Array.isArray(doc.meta?.groups)
-        ? (doc.meta!.groups as unknown[]).map(attrs)
-        : undefined;
-  const out: Partial<Record<ExecutionResult, number>> = {};
-  if (rows) {
-    for (const row of rows) {
-      const result = row.result ?? (row.group as Row | undefined)?.result ?? row.key ?? row.value;
-      const count = row.count ?? (row.aggregations as Row | undefined)?.count;
-      if (typeof result !== 'string' || typeof count !== 'number') return undefined;
-      out[result as ExecutionResult] = (out[result as ExecutionResult] ?? 0) + count;
-    }
-    return out;
-  }
-  // {data:{attributes:{PASSED: 3, FAILED: 1}}} or {data:{attributes:{counts:{...}}}}
-  const map = (attrs(data).counts as Row | undefined) ?? attrs(data);
-  const keys = Object.keys(map).filter((k) => (EXECUTION_RESULTS as readonly string[]).includes(k));
-  if (keys.length && keys.every((k) => typeof map[k] === 'number')) {
-    for (const k of keys) out[k as ExecutionResult] = map[k] as number;
-    return out;
-  }
-  return undefined;
-}
-
-function readCount(doc: JsonApiDocument): number | undefined {
-  const data = doc.data as Row | undefined;
-  const attrs = (data?.attributes as Row | undefined) ?? {};
-  const count = attrs.count ?? doc.meta?.count;
-  return typeof count === 'number' ? count : undefined;
 }

@@ -2,13 +2,17 @@
  * `cycle create --populate FILTRQL`: one NOT_EXECUTED execution per matching test case, so a test
  * that silently stopped running shows up as NOT_EXECUTED (and --fail-on-not-executed catches it).
  */
-import type { ServiceClient } from '../api/client.js';
-import { f } from '../api/filter.js';
+import type { ServiceClient } from '../client/index.js';
+import { f } from '../client/index.js';
 import { ConfigError, ServiceError } from '../shared/errors.js';
 import { oneLine } from '../shared/redact.js';
-import type { ResolvedCycle } from './cycle.js';
-import { makePlan, readExecutions, writePlan } from './sync.js';
+import type { ResolvedCycle } from '../domain/index.js';
+import { makePlan, readExecutions, writePlan } from './writes.js';
 
+/**
+ * One NOT_EXECUTED execution in the cycle for every test case the FiltrQL filter matches and the
+ * cycle lacks (`cycle create --populate`), written as one plan; what it created and matched.
+ */
 export async function populateCycle(
   client: ServiceClient,
   projectId: string,

@@ -2,12 +2,12 @@
  * The publish pipeline: preflight -> cycle -> match -> plan -> writes -> (gate) -> result.
  * Adapters (CLI, action, library users) call publish() with one options object.
  */
-import type { Resource, ServiceClient } from '../api/client.js';
+import type { Resource, ServiceClient } from '../client/index.js';
 import { stopIfInterrupted, TestcycleError, type Words } from '../shared/errors.js';
 import { oneLine, type Logger, silentLogger } from '../shared/redact.js';
-import type { ParsedReport, TestResult } from '../reports/model.js';
+import type { ParsedReport, TestResult } from '../parsers/index.js';
 import type { ExecutionResult } from '../schema/resources.js';
-import { type ResolvedCycle, resolveCycle, setCycleStatus } from './cycle.js';
+import { type ResolvedCycle, resolveCycle, setCycleStatus } from '../domain/index.js';
 import {
   type CycleCounts,
   countsFrom,
@@ -23,7 +23,7 @@ import {
   findKeyCollisions,
   type KeyCollision,
   testKeysOf,
-} from './collisions.js';
+} from '../domain/index.js';
 import {
   caseNameOf,
   describeKeyHint,
@@ -32,19 +32,19 @@ import {
   matchTests,
   type MatchResult,
   type Unmatched,
-} from './match.js';
-import { describeSyncResult, sync, type SyncResult } from './inventory.js';
-import { requestsOf, type RequestFigures } from './requests.js';
+} from '../domain/index.js';
+import { describeSyncResult, sync, type SyncResult } from '../inventory/index.js';
+import { requestsOf, type RequestFigures } from '../client/index.js';
 
 export { requestsOf };
-import { formatDuration, Progress, RequestTrail } from './progress.js';
-import { warningList } from './warnings.js';
+import { formatDuration, Progress, RequestTrail } from '../domain/index.js';
+import { warningList } from '../domain/index.js';
 import { combineEntries, resultOf } from './results.js';
-import { type AutoQuarantineResult, ruleStep } from './auto-quarantine.js';
-import { type Notified, notifyWarnings, tellOwners } from './notify.js';
-import type { Triage } from './triage.js';
+import { type AutoQuarantineResult, ruleStep } from '../triage/index.js';
+import { type Notified, notifyWarnings, tellOwners } from '../triage/index.js';
+import type { Triage } from '../triage/index.js';
 import { planAfterWrites } from './dry-run.js';
-import { isStandIn, standInId } from './plan-cost.js';
+import { isStandIn, standInId } from '../domain/index.js';
 import type { PublishSettings } from './settings.js';
 import {
   floorReasons,
@@ -63,43 +63,61 @@ import {
   planCost,
   readCycleContents,
   writePlan,
-} from './sync.js';
+} from './writes.js';
 
 /** The settings of settings.ts (flags and inputs), the reports, and what the caller wires in. */
 export interface PublishOptions extends Omit<PublishSettings, 'gate' | 'format'> {
+  /** The reports, read before any request (readReports). */
   reports: ParsedReport[];
+  /** The gate; absent: no gate. */
   gate?: GateOptions;
+  /** Where it logs; default silent. */
   logger?: Logger;
   /** Progress lines: every ~10 s or 5% of the writes. */
   progress?: (line: string) => void;
+  /** How often progress lines may come; default about 10 s. */
   progressIntervalMs?: number;
+  /**
+   * The write pool's concurrency (it keeps twice as many results under way); default the client's.
+   */
   concurrency?: number;
   /** Stop between writes when aborted (SIGINT, a cancelled job): InterruptedError, exit 130. */
   signal?: AbortSignal;
 }
 
+/**
+ * What a publish did: the cycle, its counts and pass rate, the gate's verdict, the writes, what did
+ * not match, and what it cost.
+ */
 export interface PublishResult {
+  /** The cycle written to (in a dry run, maybe one not created yet). */
   cycle: { id: string | null; key: string | null; name: string; status: string };
+  /** The cycle's executions by result, after the writes. */
   counts: CycleCounts;
+  /** The cycle's pass rate on the gate's basis; null: no counted tests. */
   passRate: number | null;
   /**
    * With quarantined tests left out of the gate: the pass rate that counts them too, as
    * `testcycle report` does (the two differ by them).
    */
   passRateWithQuarantined?: number | null;
+  /** The gate's verdict, and whether a gate was evaluated at all. */
   gate: GateVerdict & { evaluated: boolean };
+  /** Executions created, updated and left as they were, and test cases created. */
   writes: { created: number; updated: number; unchanged: number; casesCreated: number };
+  /** Tests that matched no test case. */
   unmatched: Unmatched[];
   /** Tests left out because distinct tests share their key (on-key-collision warn): not unmatched. */
   collided?: Unmatched[];
   /** The cycle's NOT_EXECUTED executions no report entry touched, by test case (key and automationKey). */
   notExecuted?: string[];
-  /** Quarantined tests, and new failures against a baseline (src/publish/triage.ts), when gated. */
+  /** Quarantined tests, and new failures against a baseline (src/triage/triage.ts), when gated. */
   triage?: Triage;
   /** Who was told of the new failures (--notify; in a dry run, who would be). */
   notified?: Notified;
   /** What --auto-quarantine and --release-after changed (in a dry run, would change). */
   autoQuarantine?: AutoQuarantineResult;
+  /** The requests the run sent, by method, with retries and 429s. */
   requests: RequestFigures;
   /**
    * A dry run's plan: nothing was written (`writes` are zero), the cycle may not exist yet
@@ -118,6 +136,7 @@ export interface PublishResult {
     /** Test cases --create-missing-cases would create (those sync would create are in `sync`). */
     casesToCreate: number;
   };
+  /** What the user should look at; the run went on. */
   warnings: string[];
   /** publish --sync: what sync did (or, in a dry run, would do) before the results. */
   sync?: SyncResult;
@@ -130,8 +149,15 @@ export interface PublishResult {
   runner?: RunnerStatus;
 }
 
+/**
+ * Tests that match no test case under `on-unmatched: fail`: the run stops before any result is
+ * written.
+ */
 export class UnmatchedError extends TestcycleError {
-  constructor(readonly unmatched: Unmatched[]) {
+  constructor(
+    /** The tests that matched no case, and why. */
+    readonly unmatched: Unmatched[],
+  ) {
     const shown = unmatched.slice(0, 5).map((u) => u.test);
     super(
       (w) =>
@@ -142,8 +168,15 @@ export class UnmatchedError extends TestcycleError {
   }
 }
 
+/**
+ * Two tests of the run give the same key (`on-key-collision: fail`): the run stops before any
+ * write.
+ */
 export class KeyCollisionError extends TestcycleError {
-  constructor(readonly collisions: KeyCollision[]) {
+  constructor(
+    /** The keys given by more than one distinct test, with those tests. */
+    readonly collisions: KeyCollision[],
+  ) {
     super(
       (w) => describeCollisions(collisions, w.value('on-key-collision', 'fail'), w),
       'KEY_COLLISION',
@@ -245,7 +278,7 @@ function verdictFieldsOf(options: PublishOptions): Pick<PublishResult, 'runError
 }
 
 /**
- * publish --sync: the run's test cases created and updated as sync does (src/publish/inventory.ts)
+ * publish --sync: the run's test cases created and updated as sync does (src/inventory/sync.ts)
  * before the results are written; a publish never archives.
  */
 async function syncCases(run: Run, projectId: string): Promise<Pick<PublishResult, 'sync'>> {

@@ -14,50 +14,17 @@ import { oneLine } from './redact.js';
  */
 export type ErrorKind = 'usage' | 'config' | 'report' | 'service' | 'gate' | 'interrupted';
 
+export { commandOf, KEY_WORDS, render, type SettingWords, type Words } from './words.js';
+import { render, type SettingWords, type Words } from './words.js';
+
 /**
- * How an adapter's users write a setting named by its key: `--reopen-done-cycle` on a command
- * line, input `reopen-done-cycle` in a workflow. A name that is no setting (an environment
- * variable, a file) stays as it is.
+ * Every error testcycle throws on purpose: a stable `code` and a `kind` that decides the exit code
+ * (docs/design.md "Exit codes").
  */
-export interface SettingWords {
-  /** The setting itself: `--max-failed`, `input max-failed`. */
-  name(key: string): string;
-  /** The setting given a value: `--on-unmatched fail`, `--no-create-cycle`; `create-cycle: false`. */
-  value(key: string, value: string | boolean): string;
-  /**
-   * Another command with these settings besides those of this run that it takes too, written to
-   * be run as it stands: a command line (`testcycle sync --report 'build/*.xml' --migrate-keys
-   * '{classname}.{name}'`), a step (`mode: sync`). Absent: see `commandOf`.
-   */
-  command?(name: string, settings: Readonly<Record<string, string>>): string;
-}
-
-/** `words.command`, or the command's name and the settings' values where an adapter has none. */
-export function commandOf(
-  words: SettingWords,
-  name: string,
-  settings: Readonly<Record<string, string>>,
-): string {
-  if (words.command) return words.command(name, settings);
-  const values = Object.entries(settings).map(([key, value]) => words.value(key, value));
-  return `${name} with ${values.join(', ')} and this run's other settings`;
-}
-
-/** Text that names settings, rendered by each adapter in its users' words. */
-export type Words = (words: SettingWords) => string;
-
-/** Settings by their keys, as the library's `settingsFrom` takes them. */
-export const KEY_WORDS: SettingWords = {
-  name: (key) => key,
-  value: (key, value) => `${key}: ${value}`,
-};
-
-export function render(text: string | Words, words: SettingWords = KEY_WORDS): string {
-  return typeof text === 'string' ? text : text(words);
-}
-
 export class TestcycleError extends Error {
+  /** A stable code for scripts (`INVALID_SETTING`, `REPORT_ERROR` ...). */
   readonly code: string;
+  /** What kind of failure it is: the adapters map it to an exit code. */
   readonly kind: ErrorKind;
   private words: Words;
   /** `message` holds the text with settings named by their keys; describe() renders it for an adapter. */
@@ -115,7 +82,9 @@ export class UsageError extends TestcycleError {
  * key (`setting`), which each adapter renders; says what to do.
  */
 export class ConfigError extends TestcycleError {
+  /** The setting's key (`min-pass-rate`); adapters show it as a flag or an input. */
   readonly setting: string;
+  /** `message` says what is wrong and what to do. */
   constructor(setting: string, message: string | Words, code = 'INVALID_SETTING') {
     super((w) => `${w.name(setting)}: ${render(message, w)}`, code, 'config');
     this.setting = setting;
@@ -149,16 +118,25 @@ export interface ServiceErrorInit {
 
 /** An HTTP error answer of the service, after the scheduler's retries (status 0: an answer the client cannot use). */
 export class ServiceError extends TestcycleError {
+  /** The HTTP status (0: an answer the client cannot use). */
   readonly status: number;
+  /** The request's method. */
   readonly method: string;
   /** The request path and query relative to the base URL (never holds the token). */
   readonly path: string;
+  /** The service's error code (`errors[0].code`). */
   readonly serviceCode?: string;
+  /** The service's error title. */
   readonly title?: string;
+  /** The service's error detail. */
   readonly detail?: string;
+  /** What the error points at (an attribute, a query parameter). */
   readonly source?: ErrorSource;
+  /** Every error object the answer held. */
   readonly errors: ServiceErrorObject[];
+  /** What to do about it, in words. */
   readonly hint: string;
+  /** The attempts sent, retries included. */
   readonly attempts: number;
 
   constructor(init: ServiceErrorInit) {
@@ -196,10 +174,13 @@ export class ServiceError extends TestcycleError {
 
 /** The request never got a usable answer (connection refused or reset, timeout, DNS). */
 export class NetworkError extends TestcycleError {
+  /** The request's method. */
   readonly method: string;
+  /** The request path relative to the base URL (never holds the token). */
   readonly path: string;
   /** True when the request may have reached the server (a POST may have created a record). */
   readonly maybeProcessed: boolean;
+  /** The attempts sent, retries included. */
   readonly attempts: number;
   constructor(
     method: string,

@@ -5,8 +5,11 @@
  */
 import { ConfigError } from './errors.js';
 
+/** A rate limit: COUNT requests in any WINDOW (`100/1m`). */
 export interface RateLimit {
+  /** Requests allowed in one window. */
   count: number;
+  /** The window, in milliseconds. */
   windowMs: number;
 }
 
