@@ -113,3 +113,28 @@ describe('package contract', () => {
     });
   });
 });
+
+describe('the library API chosen for its users (etc/*.api.md, kept current by npm run api:check)', () => {
+  const reports = ['testcycle', 'testcycle-dashboard', 'testcycle-emulator'].map((name) => ({
+    name,
+    text: readFileSync(`etc/${name}.api.md`, 'utf8'),
+  }));
+
+  test('every exported name and member of every entry is documented', () => {
+    for (const { name, text } of reports)
+      expect({ name, undocumented: text.split('(undocumented)').length - 1 }).toEqual({
+        name,
+        undocumented: 0,
+      });
+  });
+
+  test('the main entry offers at most 60 runtime names (values, functions, classes)', () => {
+    const main = reports[0]!.text;
+    const runtime =
+      main.match(
+        /^export (declare )?(abstract )?(function|class|const|let|var|enum|namespace) /gm,
+      ) ?? [];
+    expect(runtime.length).toBeGreaterThan(30);
+    expect(runtime.length).toBeLessThanOrEqual(60);
+  });
+});

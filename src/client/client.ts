@@ -64,7 +64,10 @@ export interface Resource<T extends ResourceType = ResourceType> {
   etag?: string;
 }
 
-/** How a list is asked for (docs/service-api.md 4): filter, order, related records, fields, page size. */
+/**
+ * How a list is asked for (docs/service-api.md 4): filter, order, related records, fields, page
+ * size.
+ */
 export interface ListParams {
   /** A FiltrQL filter, built with `f` (never from text by hand). */
   filter?: Filter;
@@ -113,7 +116,10 @@ export interface JsonApiDocument {
   errors?: ServiceErrorObject[];
 }
 
-/** How a ServiceClient talks to the service: where, with which token, at what pace, with which retries. */
+/**
+ * How a ServiceClient talks to the service: where, with which token, at what pace, with which
+ * retries.
+ */
 export interface ClientOptions {
   /** The region's address, with or without /api/v1. */
   baseUrl: string | URL;
@@ -142,7 +148,7 @@ export interface ClientOptions {
   random?: () => number;
   /** Time for pacing and waits; tests pass a virtual one. */
   clock?: Clock;
-  /** The product in the User-Agent header (`my-tool`, versioned with this package's unless it has one). */
+  /** The product in the User-Agent header (`my-tool`; this package's version unless it has one). */
   userAgent?: string;
   /**
    * A directory where processes on the same token and base URL share their pace (the steps of
@@ -180,7 +186,10 @@ interface PreparedRequest {
   label: string;
 }
 
-/** The client of the service (docs/service-api.md): every request paced, retried where safe (RETRY_RULES), its errors turned into ServiceError or NetworkError, its token never written. */
+/**
+ * The client of the service (docs/service-api.md): every request paced, retried where safe
+ * (RETRY_RULES), its errors turned into ServiceError or NetworkError, its token never written.
+ */
 export class ServiceClient {
   /** The region's API address, ending in /api/v1. */
   readonly baseUrl: URL;
@@ -408,6 +417,7 @@ export class ServiceClient {
     return toResource<'projects'>(first);
   }
 
+  /** One record by its id, with the ETag a write to it needs. */
   async get<T extends ResourceType>(
     type: T,
     id: string,

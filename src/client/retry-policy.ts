@@ -49,6 +49,9 @@ export interface RetryPolicy {
   startSpread: number;
 }
 
+/**
+ * The budgets a client retries with unless told otherwise (docs/architecture.md "Retry policy").
+ */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxAttempts: 5,
   maxRefusedAttempts: 2,

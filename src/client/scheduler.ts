@@ -30,10 +30,13 @@ export {
   parseRateLimit,
 } from '../shared/rate.js';
 
+/** The requests a client sent, counted as the service counts them. */
 export interface RequestStats {
   /** Every attempt sent, retries included: the service counts them all against the limit. */
   total: number;
+  /** Attempts by HTTP method. */
   byMethod: Record<string, number>;
+  /** Answers by status. */
   byStatus: Record<string, number>;
   /** Attempts that repeated an earlier one. */
   retried: number;
@@ -153,7 +156,9 @@ export class Scheduler {
   private spreadNext = -Infinity;
   /** Round trip of recent attempts (rising at once, falling slowly): when a probe must leave. */
   private rttMs = 0;
-  /** Other processes use this token (the legs hint, or a 429 met): pace with care near the share. */
+  /**
+   * Other processes use this token (the legs hint, or a 429 met): pace with care near the share.
+   */
   private sharing: boolean;
   /** Time spent in backoffs and 429 pauses so far (the policy's maxWaitMs bounds it). */
   private waitedMs = 0;

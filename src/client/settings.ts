@@ -37,6 +37,10 @@ export type ClientSettings = Required<
   retry: Pick<RetryPolicy, 'retryBaseMs' | 'rateLimitBaseMs' | 'maxWaitMs'>;
 };
 
+/**
+ * The client's settings read and checked (base-url, token, rate-limit, concurrency, timeout-ms,
+ * retries), before any request.
+ */
 export function clientSettings(src: SettingSource): ClientSettings {
   const baseUrl = required(src, 'base-url', 'the address of your region.');
   const token = required(src, 'token', 'the API token, from your CI secret store.');

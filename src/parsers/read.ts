@@ -14,6 +14,7 @@ import {
 import { FORMATS, FORMAT_IDS, formatById } from './registry.js';
 import { decodeText, parseXml, XmlError, XmlLimitError } from './base/xml.js';
 
+/** How a report is read: its format, and the size over which it is refused. */
 export interface ReadOptions {
   /** A format id, or 'auto' (default) to detect from the content. */
   format?: string;

@@ -25,7 +25,9 @@ import { readTriage, type Triage, withoutQuarantinedIn, withoutTests } from '../
 
 /** Whether the gate passed, and why not (one reason per threshold broken). */
 export interface GateVerdict {
+  /** Whether every threshold held. */
   passed: boolean;
+  /** Why it failed, one line per threshold broken. */
   reasons: string[];
   /** What the gate could not check and why, when that passes (the first cycle of a series). */
   notes?: string[];
@@ -33,7 +35,10 @@ export interface GateVerdict {
 
 /** The thresholds failed: each adapter maps this kind once (exit 1, a failed step). */
 export class GateFailedError extends TestcycleError {
-  constructor(readonly reasons: string[]) {
+  constructor(
+    /** Why the gate failed, one line per threshold broken. */
+    readonly reasons: string[],
+  ) {
     super(reasons.join('; '), 'GATE_FAILED', 'gate');
   }
 }

@@ -77,13 +77,18 @@ export interface PublishOptions extends Omit<PublishSettings, 'gate' | 'format'>
   progress?: (line: string) => void;
   /** How often progress lines may come; default about 10 s. */
   progressIntervalMs?: number;
-  /** The write pool's concurrency (it keeps twice as many results under way); default the client's. */
+  /**
+   * The write pool's concurrency (it keeps twice as many results under way); default the client's.
+   */
   concurrency?: number;
   /** Stop between writes when aborted (SIGINT, a cancelled job): InterruptedError, exit 130. */
   signal?: AbortSignal;
 }
 
-/** What a publish did: the cycle, its counts and pass rate, the gate's verdict, the writes, what did not match, and what it cost. */
+/**
+ * What a publish did: the cycle, its counts and pass rate, the gate's verdict, the writes, what did
+ * not match, and what it cost.
+ */
 export interface PublishResult {
   /** The cycle written to (in a dry run, maybe one not created yet). */
   cycle: { id: string | null; key: string | null; name: string; status: string };
@@ -131,6 +136,7 @@ export interface PublishResult {
     /** Test cases --create-missing-cases would create (those sync would create are in `sync`). */
     casesToCreate: number;
   };
+  /** What the user should look at; the run went on. */
   warnings: string[];
   /** publish --sync: what sync did (or, in a dry run, would do) before the results. */
   sync?: SyncResult;
@@ -143,8 +149,15 @@ export interface PublishResult {
   runner?: RunnerStatus;
 }
 
+/**
+ * Tests that match no test case under `on-unmatched: fail`: the run stops before any result is
+ * written.
+ */
 export class UnmatchedError extends TestcycleError {
-  constructor(readonly unmatched: Unmatched[]) {
+  constructor(
+    /** The tests that matched no case, and why. */
+    readonly unmatched: Unmatched[],
+  ) {
     const shown = unmatched.slice(0, 5).map((u) => u.test);
     super(
       (w) =>
@@ -160,7 +173,10 @@ export class UnmatchedError extends TestcycleError {
  * write.
  */
 export class KeyCollisionError extends TestcycleError {
-  constructor(readonly collisions: KeyCollision[]) {
+  constructor(
+    /** The keys given by more than one distinct test, with those tests. */
+    readonly collisions: KeyCollision[],
+  ) {
     super(
       (w) => describeCollisions(collisions, w.value('on-key-collision', 'fail'), w),
       'KEY_COLLISION',

@@ -169,6 +169,10 @@ export interface PublishSettings {
   runner?: RunnerStatus;
 }
 
+/**
+ * Every setting of a publish read and checked from a SettingSource, before any request; `env` gives
+ * the CI context of the cycle name.
+ */
 export function publishSettings(src: SettingSource, env: Env, secrets?: Redactor): PublishSettings {
   return {
     cycle: {

@@ -18,14 +18,22 @@ import { nameTests, type Triage, type TriageGateOptions } from '../triage/index.
  * THRESHOLDS below.
  */
 export interface GateOptions extends TriageGateOptions {
+  /** Fail below this pass rate, in percent (min-pass-rate). */
   minPassRate?: number;
-  /** Fail when the pass rate fell by more than this many points against the previous cycle of `series`. */
+  /**
+   * Fail when the pass rate fell by more than this many points against the previous cycle of
+   * `series`.
+   */
   maxPassRateDrop?: number;
   /** The cycle-name template whose cycles form a series ("Nightly {date}"), for maxPassRateDrop. */
   series?: string;
+  /** Fail with more FAILED executions than this (max-failed). */
   maxFailed?: number;
+  /** Fail with more BLOCKED executions than this (max-blocked). */
   maxBlocked?: number;
+  /** Fail when any execution is NOT_EXECUTED or IN_PROGRESS (fail-on-not-executed). */
   failOnNotExecuted?: boolean;
+  /** How the pass rate counts: `executed` (PASSED over PASSED, FAILED and BLOCKED) or `all`. */
   basis: 'executed' | 'all';
   /** Extra FiltrQL condition, e.g. testCase.priority = "CRITICAL". */
   filter?: string;

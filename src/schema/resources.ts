@@ -80,6 +80,7 @@ export const RESOURCE_TYPES = [
   'service_custom_field',
 ] as const;
 
+/** One of RESOURCE_TYPES: a kind of record of the service (`test_cases`). */
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 export type Operation = 'list' | 'get' | 'create' | 'update' | 'delete' | 'aggregate' | 'schema';

@@ -88,7 +88,9 @@ export const DEFAULT_LAST = 20;
  */
 export const REPORT_EXTENSIONS = ['xml', 'json', 'jsonl', 'ndjson', 'trx', 'tap'] as const;
 
-/** One of REPORT_EXTENSIONS: what a format declares it is written with (src/parsers/base/format.ts). */
+/**
+ * One of REPORT_EXTENSIONS: what a format declares it is written with (src/parsers/base/format.ts).
+ */
 export type ReportExtension = (typeof REPORT_EXTENSIONS)[number];
 
 /**

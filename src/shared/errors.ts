@@ -17,7 +17,10 @@ export type ErrorKind = 'usage' | 'config' | 'report' | 'service' | 'gate' | 'in
 export { commandOf, KEY_WORDS, render, type SettingWords, type Words } from './words.js';
 import { render, type SettingWords, type Words } from './words.js';
 
-/** Every error testcycle throws on purpose: a stable `code` and a `kind` that decides the exit code (docs/design.md "Exit codes"). */
+/**
+ * Every error testcycle throws on purpose: a stable `code` and a `kind` that decides the exit code
+ * (docs/design.md "Exit codes").
+ */
 export class TestcycleError extends Error {
   /** A stable code for scripts (`INVALID_SETTING`, `REPORT_ERROR` ...). */
   readonly code: string;

@@ -32,7 +32,9 @@ export const MIN_SECRET_RUN = 12;
 export const RUN_SECRET_ENV =
   /^(INPUT_TOKEN|INPUT_GITHUB[-_]TOKEN|TESTCYCLE_TOKEN|GITHUB_TOKEN|ACTIONS_[A-Z0-9_]*_TOKEN)$/i;
 
-/** Masks the run's secrets (the token and its encodings) in any text before it is logged or written. */
+/**
+ * Masks the run's secrets (the token and its encodings) in any text before it is logged or written.
+ */
 export class Redactor {
   private readonly secrets = new Set<string>();
   private forms: string[] = [];

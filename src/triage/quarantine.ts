@@ -19,6 +19,7 @@ export const CUSTOM_FIELDS_PATH = '/service_custom_field';
 /** `by` of a quarantine the --auto-quarantine rule set; --release-after removes only these. */
 export const RULE_BY = 'rule:auto-quarantine';
 
+/** A quarantine as kept in a test case's custom field (docs/design.md "Triage"). */
 export interface Quarantine {
   /** ISO date-time it was set. */
   since: string;
@@ -213,6 +214,7 @@ export async function currentUser(client: ServiceClient): Promise<string> {
   return '';
 }
 
+/** A test case that holds a quarantine (`quarantine list`). */
 export interface QuarantinedCase {
   /** The test case's id. */
   id: string;
@@ -494,10 +496,15 @@ export function describeQuarantine(q: QuarantinedCase): string {
 
 /** `quarantine add|remove|list` and mode quarantine. */
 export interface QuarantineSettings {
+  /** Add a quarantine, remove it, or list the quarantined cases. */
   action: 'add' | 'remove' | 'list';
+  /** The test cases' custom field that holds quarantines (quarantine-field). */
   field: string;
+  /** The test case (add, remove). */
   caseKey?: string;
+  /** Why it is quarantined (add). */
   reason?: string;
+  /** When the quarantine ends: a date or a date-time (add). */
   until?: string;
   /** A quarantine without until ends this many days after it was set (0: never). */
   expiryDays: number;

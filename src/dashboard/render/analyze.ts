@@ -46,7 +46,10 @@ function top<T>(all: T[], n: number): TopList<T> {
   return { items: all.slice(0, n), total: all.length };
 }
 
-/** The dashboard's model of a series: the pass-rate trend, the latest cycle against the previous, newly failing and fixed tests, flaky ones. Pure: no request. */
+/**
+ * The dashboard's model of a series: the pass-rate trend, the latest cycle against the previous,
+ * newly failing and fixed tests, flaky ones. Pure: no request.
+ */
 export function analyze(data: SeriesData, options: AnalyzeOptions = {}): DashboardModel {
   const basis = options.basis ?? 'executed';
   const n = options.top ?? DEFAULT_TOP;

@@ -69,7 +69,10 @@ function changes(title: string, list: TopList<TestChange> | null): string[] {
   ];
 }
 
-/** The dashboard as Markdown, for a job summary or a pull-request comment: every text from the service in a cell. */
+/**
+ * The dashboard as Markdown, for a job summary or a pull-request comment: every text from the
+ * service in a cell.
+ */
 export function renderMarkdown(model: DashboardModel): string {
   const lines = [`## ${md(model.title)}`, ''];
   if (!model.cycles.length)

@@ -33,7 +33,10 @@ export interface EmulatorOptions {
   seed?: Seed;
   /** `COUNT/WINDOW` like the client's flag, or parsed. Default 100/1m. */
   rateLimit?: string | RateLimit;
-  /** How the limit counts: the last WINDOW before each request (default), or windows aligned to the clock. */
+  /**
+   * How the limit counts: the last WINDOW before each request (default), or windows aligned to the
+   * clock.
+   */
   rateWindow?: RateWindowMode;
   /** Faults injected, as `--chaos` takes them (`429=0.1,5xx=0.05,...`) or parsed. */
   chaos?: string | ChaosOptions;

@@ -49,7 +49,9 @@ export type DocumentRoute = {
  */
 export type Route = ResourceRoute | DocumentRoute;
 
-/** The end of an exhaustive switch on a route's kind: the type check fails when a case is missing. */
+/**
+ * The end of an exhaustive switch on a route's kind: the type check fails when a case is missing.
+ */
 export function unknownRouteKind(kind: never): never {
   throw new Error(`no case for the route kind ${String(kind)}`);
 }

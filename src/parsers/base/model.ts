@@ -20,26 +20,33 @@ export interface Attempt {
   message?: string;
 }
 
+/** One test of a report, as every format gives it: its identity, outcome and runs. */
 export interface TestResult {
   /** Enclosing suites, outermost first. */
   suite: string[];
+  /** The class or group the format names (JUnit classname). */
   classname?: string;
+  /** The test's name. */
   name: string;
   /**
    * The source file of the test, where the format says, as the reporter wrote it (absolute or
    * relative); keys make it relative to the workspace (src/domain/match.ts).
    */
   file?: string;
+  /** The line of the test in its file, where the format says. */
   line?: number;
   /**
    * The parameters of this invocation, where the format has them (TestNG data providers, Allure
    * and Cucumber examples), in a stable display form such as `[1, "a"]`.
    */
   params?: string;
+  /** How long it took (its final run). */
   durationMs?: number;
   /** The final outcome (after retries). */
   outcome: Outcome;
+  /** The first line of its failure or skip message. */
   message?: string;
+  /** The rest of it: a stack trace, an output. */
   details?: string;
   /**
    * Every run of this test in the report, in order (retries, reruns); absent when it ran once,
