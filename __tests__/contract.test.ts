@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { ServiceClient } from '../src/api/client.js';
-import { VERSION } from '../src/version.js';
+import { ServiceClient } from '../src/client/client.js';
+import { VERSION } from '../src/shared/version.js';
 import { closeAll, startServer } from './helpers/http-server.js';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
@@ -16,7 +16,7 @@ describe('package contract', () => {
     expect(pkg.exports['.'].import).toBe('./lib/lib.js');
   });
 
-  test('src/version.ts follows package.json', () => {
+  test('src/shared/version.ts follows package.json', () => {
     expect(VERSION).toBe(pkg.version);
   });
 

@@ -176,7 +176,9 @@ describe('scripts/cite-docs.mjs', () => {
 
 describe('the code and the docs cite the docs', () => {
   test('the files cited are found (the scan covers src, tests, bench and scripts)', () => {
-    expect(files).toEqual(expect.arrayContaining(['src/api/client.ts', 'src/schema/resources.ts']));
+    expect(files).toEqual(
+      expect.arrayContaining(['src/client/client.ts', 'src/schema/resources.ts']),
+    );
     expect(files.some((f) => f.startsWith('__tests__/'))).toBe(true);
   });
 

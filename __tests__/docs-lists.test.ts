@@ -4,12 +4,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { REPORT_FORMAT_IDS } from '../src/shared/defaults.js';
-import { THRESHOLD_KEYS } from '../src/settings.js';
+import { THRESHOLD_KEYS } from '../src/settings/table.js';
 import {
   DEFAULT_RETRY_POLICY,
   worstCaseAttempts,
   worstCaseRequests,
-} from '../src/api/retry-policy.js';
+} from '../src/client/retry-policy.js';
 
 const readme = readFileSync('README.md', 'utf8');
 const design = readFileSync('docs/design.md', 'utf8');

@@ -1,13 +1,13 @@
 /**
  * The README, action.yml and the example workflows against the contract: action.yml's inputs and
- * the README's reference are generated from the settings table (src/settings.ts), every workflow
+ * the README's reference are generated from the settings table (src/settings/table.ts), every workflow
  * snippet parses and uses only inputs action.yml defines.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 // @ts-expect-error: a plain .mjs script, no types
 import { actionInput, withInputs, withReference } from '../scripts/readme-reference.mjs';
-import * as settings from '../src/settings.js';
+import * as settings from '../src/settings/table.js';
 import { ACTION_OUTPUTS } from '../src/action/outputs.js';
 
 const readme = readFileSync('README.md', 'utf8');

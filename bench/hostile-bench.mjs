@@ -1,5 +1,5 @@
 // Hostile report files that could cost time rather than correctness: 5,000 nested elements and an
-// entity bomb. __tests__/reports/hostile.test.ts asserts what reading them gives (a clear error, an
+// entity bomb. __tests__/parsers/hostile.test.ts asserts what reading them gives (a clear error, an
 // inert entity); how long it takes is a property of speed, measured here rather than timed in a
 // test (built library in lib/).
 
@@ -22,7 +22,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 export async function hostileReadTimes(runs, dir) {
   const { writeFileSync } = await import('node:fs');
   const { join } = await import('node:path');
-  const { readReport } = await import('../lib/reports/read.js');
+  const { readReport } = await import('../lib/parsers/read.js');
   const out = {};
   for (const [name, content] of [
     ['deep-nesting.xml', deepNesting()],

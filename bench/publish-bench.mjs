@@ -1,5 +1,5 @@
 // Publish benchmarks against the in-process emulator (built library in lib/).
-import { ServiceClient } from '../lib/api/client.js';
+import { ServiceClient } from '../lib/client/client.js';
 import { startEmulator } from '../lib/emulator/index.js';
 import { publish, publishSettings, settingsFrom } from '../lib/publish/index.js';
 

@@ -1,6 +1,6 @@
 // Sync benchmarks against the in-process emulator (built library in lib/): requests against the
 // floor of docs/design.md "Sync: request budget".
-import { ServiceClient } from '../lib/api/client.js';
+import { ServiceClient } from '../lib/client/client.js';
 import { startEmulator } from '../lib/emulator/index.js';
 import { settingsFrom, sync, syncSettings } from '../lib/publish/index.js';
 

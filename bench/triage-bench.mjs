@@ -1,6 +1,6 @@
 // The cost of the triage gate against the in-process emulator (built library in lib/): a
 // new-failure gate over a 1,000-test baseline, counted by the emulator. See BENCHMARKS.md.
-import { ServiceClient } from '../lib/api/client.js';
+import { ServiceClient } from '../lib/client/client.js';
 import { startEmulator } from '../lib/emulator/index.js';
 import {
   addQuarantine,

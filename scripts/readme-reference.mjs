@@ -1,12 +1,12 @@
 // The inputs of action.yml and the README's inputs/flags/outputs reference, generated from the
-// settings table (src/settings.ts: one declaration per setting). `npm run build` first, then
+// settings table (src/settings/table.ts: one declaration per setting). `npm run build` first, then
 // `node scripts/readme-reference.mjs` rewrites both; __tests__/docs.test.ts fails when they drift.
 import { readFileSync, writeFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import prettier from 'prettier';
 
 export const START =
-  '<!-- action-reference:start (generated from src/settings.ts by scripts/readme-reference.mjs) -->';
+  '<!-- action-reference:start (generated from src/settings/table.ts by scripts/readme-reference.mjs) -->';
 export const END = '<!-- action-reference:end -->';
 
 const cell = (s) =>
@@ -104,7 +104,7 @@ export async function withInputs(actionYml, settings) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const settings = await import('../lib/settings.js');
+  const settings = await import('../lib/settings/index.js');
   const actionYml = await withInputs(readFileSync('action.yml', 'utf8'), settings);
   writeFileSync('action.yml', actionYml);
   writeFileSync(

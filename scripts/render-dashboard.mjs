@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { launchChromium } from './chromium.mjs';
-import { ServiceClient } from '../lib/api/client.js';
+import { ServiceClient } from '../lib/client/client.js';
 import { analyze, readSeries, renderHtml, renderMarkdown } from '../lib/dashboard/index.js';
 import { startEmulator } from '../lib/emulator/index.js';
 import { publish, publishSettings, settingsFrom } from '../lib/publish/index.js';

@@ -6,9 +6,9 @@
  * inside the repository only.
  */
 // First: on an older Node this stops with a clear message before undici loads.
-import './node-version.js';
+import './shared/node-version.js';
 
-export { VERSION } from './version.js';
+export { VERSION } from './shared/version.js';
 
 // The publish job and the commands around it (docs/design.md).
 export {
@@ -86,7 +86,7 @@ export {
   type Counts,
   type ReadOptions,
   type ReportSet,
-} from './reports/index.js';
+} from './parsers/index.js';
 
 // The client of the service (docs/service-api.md) and its one retry policy.
 export {
@@ -106,7 +106,7 @@ export {
   type Transport,
   type TransportRequest,
   type TransportResponse,
-} from './api/index.js';
+} from './client/index.js';
 
 // Errors every part throws, and the log sink adapters give the library.
 export {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
 import { closeEmulators, emulator, RW } from '../helpers/emulator.js';
 import { caseSeed } from '../helpers/publish.js';
-import { SETTINGS } from '../../src/settings.js';
+import { SETTINGS } from '../../src/settings/table.js';
 
 afterEach(closeEmulators);
 

@@ -2,7 +2,7 @@
  * Every kind of error at the CLI (docs/design.md "Exit codes"): one line on stderr naming the flag as typed on a
  * command line, and the exit code docs/design.md gives the kind. Nothing expected is "unexpected".
  */
-import { COMMON_KEYS, settingOf } from '../../src/settings.js';
+import { COMMON_KEYS, settingOf } from '../../src/settings/table.js';
 import { runCli } from '../helpers/cli.js';
 import { closeEmulators, emulator, RO, RW } from '../helpers/emulator.js';
 import { caseSeed } from '../helpers/publish.js';

@@ -14,7 +14,8 @@ import {
   isNegatedFlag,
   settingsOfCommand,
   type CommandName,
-} from '../../src/settings.js';
+} from '../../src/settings/table.js';
+import { runActionInProcess as runAction } from '../helpers/action-in-process.js';
 
 afterEach(closeEmulators);
 
@@ -64,7 +65,6 @@ describe('a threshold written as a fraction is refused with the percentage it me
   });
 
   test('the action input is refused in its own words', async () => {
-    const { runAction } = await import('../helpers/action.js');
     const run = await runAction({
       mode: 'gate',
       'base-url': 'https://eu.example.test',
@@ -87,7 +87,6 @@ test('gate without a threshold is a usage error naming the thresholds (it could 
     out: '',
     err: 'testcycle gate: the gate needs a threshold, else it cannot fail: --min-pass-rate, --max-pass-rate-drop, --max-failed, --max-blocked, --fail-on-not-executed, --max-new-failures.',
   });
-  const { runAction } = await import('../helpers/action.js');
   const action = await runAction({
     mode: 'gate',
     'base-url': 'https://eu.example.test',
@@ -132,7 +131,6 @@ describe('reports that hold no test at all are exit 4 before any request', () =>
   });
 
   test('the action: the same error, before any request', async () => {
-    const { runAction } = await import('../helpers/action.js');
     const run = await runAction({
       'base-url': 'https://eu.example.test',
       token: RW,
@@ -180,7 +178,6 @@ describe('a mistyped flag gets the flag it meant, not the usage line', () => {
   });
 
   test('the action: a near miss of an input name fails naming the input meant', async () => {
-    const { runAction } = await import('../helpers/action.js');
     const run = await runAction({
       report: 'x.xml',
       'cycle-name': 'N',

@@ -1,6 +1,6 @@
 /**
  * Settings that do nothing where they are given are said, before the first request
- * (docs/design.md "Settings that do nothing"): the table's `needs` (src/settings.ts), checked row by
+ * (docs/design.md "Settings that do nothing"): the table's `needs` (src/settings/table.ts), checked row by
  * row, and the CLI's words for them.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ import {
   SETTINGS,
   settingOf,
   THRESHOLD_KEYS,
-} from '../../src/settings.js';
+} from '../../src/settings/table.js';
 import { closeEmulators, emulator, RW, testSeed } from '../helpers/emulator.js';
 import { runCli } from '../helpers/cli.js';
 

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { describeKeyHint } from '../../src/publish/match.js';
+import { describeKeyHint } from '../../src/domain/match.js';
 import { ACTION_WORDS } from '../../src/action/inputs.js';
 import { closeEmulators, emulator, RW, testSeed } from '../helpers/emulator.js';
 import { clientOf, closeClients, options, testOf } from '../helpers/publish.js';

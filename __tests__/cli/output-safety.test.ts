@@ -15,7 +15,7 @@ import {
   Redactor,
   safeLines,
 } from '../../src/shared/redact.js';
-import { html } from '../../src/dashboard/escape.js';
+import { html } from '../../src/dashboard/render/escape.js';
 import { main, type CliIO } from '../../src/cli/main.js';
 import { marked } from 'marked';
 import { markdownCell } from '../../src/shared/markdown.js';

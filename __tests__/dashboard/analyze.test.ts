@@ -1,7 +1,7 @@
 /** analyze(): counts, trend, latest vs previous, flips; and what the renderers make of it. */
-import { analyze } from '../../src/dashboard/analyze.js';
-import { renderHtml } from '../../src/dashboard/html.js';
-import { renderMarkdown, sparkline } from '../../src/dashboard/markdown.js';
+import { analyze } from '../../src/dashboard/render/analyze.js';
+import { renderHtml } from '../../src/dashboard/render/html.js';
+import { renderMarkdown, sparkline } from '../../src/dashboard/render/markdown.js';
 import { seriesOf } from './series-of.js';
 
 describe('analyze', () => {

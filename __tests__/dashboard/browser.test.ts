@@ -9,11 +9,11 @@ import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 // @ts-expect-error: a plain .mjs script, no types
 import { launchChromium } from '../../scripts/chromium.mjs';
-import { analyze } from '../../src/dashboard/analyze.js';
-import { renderHtml } from '../../src/dashboard/html.js';
-import { readSeries } from '../../src/dashboard/service/series.js';
+import { analyze } from '../../src/dashboard/render/analyze.js';
+import { renderHtml } from '../../src/dashboard/render/html.js';
+import { readSeries } from '../../src/dashboard/series.js';
 import { publish } from '../../src/publish/index.js';
-import type { Outcome } from '../../src/reports/model.js';
+import type { Outcome } from '../../src/parsers/base/model.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { RW } from '../helpers/emulator.js';
 import {

@@ -1,6 +1,6 @@
 /** Synthetic series for the pure tests: one string per test, one letter per cycle. */
 import { countsFrom } from '../../src/schema/counts.js';
-import type { CycleHistory, SeriesData, TestInfo } from '../../src/dashboard/model.js';
+import type { CycleHistory, SeriesData, TestInfo } from '../../src/dashboard/render/model.js';
 import type { ExecutionResult } from '../../src/schema/resources.js';
 
 const LETTERS: Record<string, ExecutionResult> = {

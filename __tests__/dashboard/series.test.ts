@@ -2,21 +2,21 @@
  * readSeries against the emulator after real publishes: the series chosen, the counts, the
  * per-test history, and the request cost, counted by the emulator (predicted = actual, budget kept).
  */
-import { ServiceClient } from '../../src/api/client.js';
+import { ServiceClient } from '../../src/client/client.js';
 import { ConfigError } from '../../src/shared/errors.js';
-import { toFiltrQL } from '../../src/api/filter.js';
-import { matchesPattern, patternFilter } from '../../src/publish/series.js';
+import { toFiltrQL } from '../../src/client/filter.js';
+import { matchesPattern, patternFilter } from '../../src/domain/series.js';
 import {
   predictRequests,
   readSeries,
   type ReadSeriesOptions,
   type SeriesSpec,
-} from '../../src/dashboard/service/series.js';
-import type { RequestPlan } from '../../src/dashboard/model.js';
-import { analyze } from '../../src/dashboard/analyze.js';
+} from '../../src/dashboard/series.js';
+import type { RequestPlan } from '../../src/dashboard/render/model.js';
+import { analyze } from '../../src/dashboard/render/analyze.js';
 import { publish } from '../../src/publish/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import type { Outcome } from '../../src/reports/model.js';
+import type { Outcome } from '../../src/parsers/base/model.js';
 import {
   caseSeed,
   clientOf,

@@ -3,7 +3,7 @@
  * property test that the client's builder and the emulator's parser agree.
  */
 import fc from 'fast-check';
-import { f, toFiltrQL, type Filter } from '../../src/api/filter.js';
+import { f, toFiltrQL, type Filter } from '../../src/client/filter.js';
 import {
   compileFilter,
   type FilterEnv,

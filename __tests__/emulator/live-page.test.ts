@@ -1,6 +1,6 @@
 /** The live page at `/`: the Space's cycles and the latest requests, outside the API's counts. */
 import http from 'node:http';
-import { livePageAllowed } from '../../src/emulator/live-page.js';
+import { livePageAllowed } from '../../src/emulator/http/live-page.js';
 import { call, closeEmulators, doc, emulator, RO, RW } from '../helpers/emulator.js';
 
 afterEach(closeEmulators);

@@ -17,8 +17,8 @@ import {
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { FakeClock } from '../helpers/clock.js';
 import { MAX_BODY_BYTES } from '../../src/schema/limits.js';
-import { parseRateLimit } from '../../src/api/scheduler.js';
-import { parseRate } from '../../src/emulator/rate-window.js';
+import { parseRateLimit } from '../../src/client/scheduler.js';
+import { parseRate } from '../../src/emulator/http/rate-window.js';
 import { ConfigError } from '../../src/shared/errors.js';
 
 const PROJECT = '3f0c0e4e-0000-4000-8000-000000000001';

@@ -1,9 +1,9 @@
 /**
- * A virtual clock for the Scheduler (src/api/scheduler.ts `Clock`): time moves only when a test
+ * A virtual clock for the Scheduler (src/client/scheduler.ts `Clock`): time moves only when a test
  * calls `advance`, which fires due timers in order and lets promises settle between them. Tests of
  * waits and pacing run in microseconds and cannot flake on a busy machine.
  */
-import type { Clock } from '../../src/api/scheduler.js';
+import type { Clock } from '../../src/client/scheduler.js';
 
 interface Timer {
   at: number;

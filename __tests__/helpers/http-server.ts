@@ -86,7 +86,7 @@ export async function closeAll(): Promise<void> {
 }
 
 /** A deterministic PRNG for seeded tests (the emulator's chaos uses the same one). */
-export { prng as seeded } from '../../src/emulator/chaos.js';
+export { prng as seeded } from '../../src/emulator/http/chaos.js';
 
 export function errorBody(status: number, code: string, detail: string, source?: object) {
   return {

@@ -9,7 +9,7 @@
  * Nothing here sleeps: a turn waits a few passes of the event loop so the other clients' requests
  * already on their way are queued before one is drawn.
  */
-import { prng } from '../../src/emulator/chaos.js';
+import { prng } from '../../src/emulator/http/chaos.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { startServer, type LoggedRequest, type Reply, type TestServer } from './http-server.js';
 

@@ -1,8 +1,8 @@
 /** Building blocks for publish tests: seeded Spaces, in-memory reports, default options. */
-import { ServiceClient } from '../../src/api/client.js';
+import { ServiceClient } from '../../src/client/client.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { publishSettings, settingsFrom, type PublishOptions } from '../../src/publish/index.js';
-import type { Outcome, ParsedReport, TestResult } from '../../src/reports/model.js';
+import type { Outcome, ParsedReport, TestResult } from '../../src/parsers/base/model.js';
 import { closeEmulators, emulator as startEmulator, RW, testSeed } from './emulator.js';
 
 export const FAST_RETRY = {

@@ -1,7 +1,7 @@
-/** Building blocks for sync tests (src/publish/inventory.ts): options, seeds, the Space's cases and steps. */
+/** Building blocks for sync tests (src/inventory/sync.ts): options, seeds, the Space's cases and steps. */
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { settingsFrom, syncSettings, type SyncOptions } from '../../src/publish/index.js';
-import type { TestResult } from '../../src/reports/model.js';
+import type { TestResult } from '../../src/parsers/base/model.js';
 import { testSeed } from './emulator.js';
 import { report, testOf } from './publish.js';
 

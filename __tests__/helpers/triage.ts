@@ -1,7 +1,7 @@
 /** Triage tests: four cases A..D with owners and the quarantine field, and nightlies of them. */
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { publish, publishSettings, settingsFrom } from '../../src/publish/index.js';
-import type { Outcome } from '../../src/reports/model.js';
+import type { Outcome } from '../../src/parsers/base/model.js';
 import { OTHER_USER, OWNER, testSeed } from './emulator.js';
 import { clientOf, reportOf } from './publish.js';
 

@@ -12,7 +12,7 @@
  *
  * The expectations are written here from the runner's own output, never from testcycle's code.
  */
-import { prng } from '../../src/emulator/chaos.js';
+import { prng } from '../../src/emulator/http/chaos.js';
 import type { RunningEmulator, Seed } from '../../src/emulator/index.js';
 import { call, doc, emulator, RW } from '../helpers/emulator.js';
 import { runCli } from '../helpers/cli.js';

@@ -15,7 +15,7 @@ import {
   sync,
   syncSettings,
 } from '../../src/publish/index.js';
-import type { Outcome, ParsedReport } from '../../src/reports/model.js';
+import type { Outcome, ParsedReport } from '../../src/parsers/base/model.js';
 import { OTHER_USER, OWNER, testSeed } from '../helpers/emulator.js';
 import { clientOf, closeAll, publishEmulator, report, testOf } from '../helpers/publish.js';
 import { NOW } from '../helpers/triage.js';

@@ -2,7 +2,7 @@
  * `--merge` over what the server holds (docs/design.md "Results and merging"): latest supersedes, worst
  * keeps the worst, and NOT_EXECUTED is no result in either mode.
  */
-import { makePlan } from '../../src/publish/sync.js';
+import { makePlan } from '../../src/publish/writes.js';
 import { mergeWithServer } from '../../src/publish/results.js';
 
 describe('mergeWithServer', () => {

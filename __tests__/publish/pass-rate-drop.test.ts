@@ -3,7 +3,7 @@
  * series (the cycles whose names the cycle-name template renders), by rank.
  */
 import { ConfigError } from '../../src/shared/errors.js';
-import type { Outcome } from '../../src/reports/model.js';
+import type { Outcome } from '../../src/parsers/base/model.js';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -2,8 +2,8 @@
  * Publish against the emulator, counting requests through its stats (docs/design.md "Publish: request budget").
  */
 import { InterruptedError, NetworkError } from '../../src/shared/errors.js';
-import type { Transport } from '../../src/api/transport.js';
-import { createUndiciTransport } from '../../src/api/transport.js';
+import type { Transport } from '../../src/client/transport.js';
+import { createUndiciTransport } from '../../src/client/transport.js';
 import { gateOutcome, publish, type PublishResult } from '../../src/publish/index.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { FakeClock } from '../helpers/clock.js';
@@ -70,7 +70,7 @@ describe('request budget (docs/design.md "Publish: request budget")', () => {
           gate: { basis: 'executed', minPassRate: 0 },
         }),
       );
-      // The aggregate, and the read of the cycle's quarantined executions (src/publish/triage.ts).
+      // The aggregate, and the read of the cycle's quarantined executions (src/triage/triage.ts).
       expect(emu.stats().total).toBe(expected + 2);
     },
   );

@@ -3,8 +3,8 @@
  * every aggregate shape the gate reads, each CI system's variables for cycle names, and the
  * one "lowest key wins" comparator.
  */
-import type { JsonApiDocument, Resource, ServiceClient } from '../../src/api/client.js';
-import { toFiltrQL, type Filter } from '../../src/api/filter.js';
+import type { JsonApiDocument, Resource, ServiceClient } from '../../src/client/client.js';
+import { toFiltrQL, type Filter } from '../../src/client/filter.js';
 import { Redactor } from '../../src/shared/redact.js';
 import {
   ciContext,
@@ -15,10 +15,10 @@ import {
   renderCycleName,
   settingsFrom,
 } from '../../src/publish/index.js';
-import { settingOf, THRESHOLD_KEYS } from '../../src/settings.js';
-import { OVERRIDES } from '../../src/publish/context.js';
-import { compareKeys, matchTests } from '../../src/publish/match.js';
-import { makePlan } from '../../src/publish/sync.js';
+import { settingOf, THRESHOLD_KEYS } from '../../src/settings/table.js';
+import { OVERRIDES } from '../../src/domain/context.js';
+import { compareKeys, matchTests } from '../../src/domain/match.js';
+import { makePlan } from '../../src/publish/writes.js';
 import { testOf } from '../helpers/publish.js';
 
 describe('grouped aggregate shapes (docs/service-api.md 4.3, 4.6: the grouped shape is not documented)', () => {
@@ -336,7 +336,7 @@ describe('the lowest key wins, compared by number: DEMO-T9 before DEMO-T10', () 
   });
 });
 
-describe('a threshold is what the settings table marks as one (src/settings.ts `threshold: true`)', () => {
+describe('a threshold is what the settings table marks as one (src/settings/table.ts `threshold: true`)', () => {
   const gateOf = (values: Record<string, unknown>) =>
     gateSettings(settingsFrom({ 'cycle-name': 'Nightly {date}', ...values }));
 

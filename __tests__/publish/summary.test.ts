@@ -1,7 +1,7 @@
 /** The Markdown users see (job summary, --summary-file), committed as a snapshot. */
 import { marked } from 'marked';
 import { renderSummary, type PublishResult, type SyncResult } from '../../src/publish/index.js';
-import type { ParsedReport } from '../../src/reports/model.js';
+import type { ParsedReport } from '../../src/parsers/base/model.js';
 
 const result: PublishResult = {
   cycle: { id: 'c-1', key: 'SHOP-R7', name: 'Release <2.3> | "rc"', status: 'ACTIVE' },

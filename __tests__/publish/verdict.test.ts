@@ -6,7 +6,7 @@
  */
 import { sampleRoot } from '../helpers/samples.js';
 import { publish, publishSettings, renderSummary, settingsFrom } from '../../src/publish/index.js';
-import { readReports, type ParsedReport } from '../../src/reports/index.js';
+import { readReports, type ParsedReport } from '../../src/parsers/index.js';
 import {
   clientOf,
   closeAll,

@@ -4,11 +4,11 @@
  * write after a read must merge, in the run's --merge mode, against what that read returned:
  * under `worst` no worse result is ever lost, under `latest` the last write stands.
  */
-import { prng } from '../../src/emulator/chaos.js';
+import { prng } from '../../src/emulator/http/chaos.js';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { publish } from '../../src/publish/index.js';
 import type { MergeMode } from '../../src/publish/results.js';
-import type { Outcome } from '../../src/reports/model.js';
+import type { Outcome } from '../../src/parsers/base/model.js';
 import type { ExecutionResult } from '../../src/schema/resources.js';
 import { call, doc } from '../helpers/emulator.js';
 import { closeAll as closeServers } from '../helpers/http-server.js';

@@ -18,7 +18,7 @@ const MB = 1024 * 1024;
 /** Reads one file with readReport in a child process; its outcome, time and peak RSS. */
 const READER = `
 const [file, format] = process.argv.slice(1);
-const { readReport } = await import(${JSON.stringify(join(process.cwd(), 'lib/reports/index.js'))});
+const { readReport } = await import(${JSON.stringify(join(process.cwd(), 'lib/parsers/index.js'))});
 const started = performance.now();
 let result;
 try {

@@ -3,7 +3,7 @@
  * exhaust its memory or pass a login page off as data. Every server listens on 127.0.0.1 and is
  * closed after each test; every wait is bounded by the client's own caps.
  */
-import { ServiceClient } from '../../src/api/client.js';
+import { ServiceClient } from '../../src/client/client.js';
 import { ServiceError } from '../../src/shared/errors.js';
 import { closeAll, startServer, type Reply } from '../helpers/http-server.js';
 

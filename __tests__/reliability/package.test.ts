@@ -82,7 +82,7 @@ describe('the tarball', () => {
       'lib/lib.js',
       'lib/lib.d.ts',
       'lib/cli/bin.js',
-      'lib/emulator/server.js',
+      'lib/emulator/http/server.js',
       'examples/seed.json',
     ])
       expect(files).toContain(needed);

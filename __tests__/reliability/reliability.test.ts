@@ -8,7 +8,7 @@ import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ServiceClient } from '../../src/api/client.js';
+import { ServiceClient } from '../../src/client/client.js';
 import { closeEmulators, emulator, RW } from '../helpers/emulator.js';
 import { caseSeed, cyclesNamed, executionsOf, FAST_RETRY } from '../helpers/publish.js';
 import { seeded } from '../helpers/http-server.js';

@@ -1,5 +1,5 @@
 /**
- * The steps of one job share the token's pace (src/api/pace.ts): five action steps back to back (the
+ * The steps of one job share the token's pace (src/client/pace.ts): five action steps back to back (the
  * built dist/index.js, as a runner starts them) against an emulator whose limit is scaled down to
  * 20 requests per 2 s, the steps told the same. Sharing RUNNER_TEMP, they draw no 429; each with
  * its own temporary directory (pacing alone, as before), the first two steps already do.

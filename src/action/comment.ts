@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 
-import type { CommentMode } from '../settings.js';
+import type { CommentMode } from '../settings/index.js';
 
-export type { CommentMode } from '../settings.js';
+export type { CommentMode } from '../settings/index.js';
 
 /**
  * The marker names the series, not the cycle: with `cycle-name: PR {pr} {sha7}` every push makes a

@@ -14,7 +14,7 @@ import {
   numeric,
   settingOf,
   text,
-} from '../settings.js';
+} from '../settings/index.js';
 
 export const inputSource: SettingSource = {
   string: (key) => core.getInput(key) || undefined,

@@ -1,39 +1,31 @@
 /**
  * The GitHub adapter: inputs, outputs, job summary, annotations, check run. Only this folder
- * imports @actions/*; the work lives in src/publish, src/api and src/reports.
+ * imports @actions/*; the work is the job layer's (src/job), the same as the CLI's.
  */
-import { writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import * as core from '@actions/core';
-import { ServiceClient } from '../api/client.js';
-import { buildReport, describePlan, dashboardSettings } from '../dashboard/index.js';
+import {
+  closeCycleJob,
+  createCycleJob,
+  cycleInfo,
+  describeSyncResult,
+  GateFailedError,
+  gateJob,
+  maskToken,
+  publishJob,
+  quarantineJob,
+  renderSummary,
+  renderSyncSummary,
+  reportJob,
+  runJob,
+  syncJob,
+  type Job,
+  type JobIO,
+  type PublishOutcome,
+  type RequestFigures,
+} from '../job/index.js';
 import { type ErrorKind, messageOf, TestcycleError } from '../shared/errors.js';
 import { createLogger, type Logger, Redactor } from '../shared/redact.js';
-import {
-  clientSettings,
-  closeCycle,
-  createCycle,
-  createCycleSettings,
-  cycleInfo,
-  cycleSettings,
-  GateFailedError,
-  gateCycle,
-  gateOnlySettings,
-  publish,
-  publishSettings,
-  quarantineSettings,
-  readReportSet,
-  runQuarantine,
-  type QuarantineSettings,
-  renderSummary,
-  reportSettings,
-  type PublishResult,
-} from '../publish/index.js';
-import { describeSyncResult, sync } from '../publish/inventory.js';
-import { syncSettings } from '../publish/sync-settings.js';
-import { renderSyncSummary } from '../publish/sync-summary.js';
-import type { ParsedReport } from '../reports/index.js';
-import { choice, flag, idleSettings, type Mode } from '../settings.js';
+import { choice, flag, type Mode } from '../settings/index.js';
 import { commentOnPullRequest } from './comment.js';
 import {
   ACTION_WORDS,
@@ -52,51 +44,42 @@ import {
   setSyncOutputs,
 } from './outputs.js';
 
-/** What a publish or gate step produced, and how to show it on GitHub. */
-interface Outcome {
-  result: PublishResult;
-  reports: ParsedReport[];
-  github: GitHubReporting;
+/**
+ * A mode: the job it runs, the inputs of its own (how it shows the result on GitHub), read and
+ * checked after the job's settings and before any report, and what it shows of the result.
+ */
+interface ModeOf<R, S> {
+  job: Job<R>;
+  inputs: () => S;
+  show: (result: R, inputs: S, secrets: Redactor, logger: Logger) => Promise<void> | void;
+  /** A cancelled job stops it between writes (publish, sync); other modes end at once. */
+  stoppable?: true;
+  /** Its result sets the request outputs with the rest (publish, gate). */
+  costInResult?: true;
 }
 
-/** What a mode's step produced: a result to report (publish, gate) or outputs already set. */
-type Step = (client: ServiceClient) => Promise<Outcome | void>;
+const mode = <R, S = void>(m: ModeOf<R, S>) => m as unknown as ModeOf<unknown, unknown>;
+const none = () => undefined;
 
-/**
- * Each mode reads and checks all its inputs (those that say how the result is shown on GitHub
- * included) and reads its reports before any request is sent.
- */
-const PREPARE: Record<Mode, (logger: Logger, secrets: Redactor) => Promise<Step>> = {
-  publish: async (logger, secrets) => {
-    const settings = publishSettings(inputSource, process.env, secrets);
-    const github = githubReporting(inputSource);
-    const reports = await readReportSet(reportSettings(inputSource), logger);
-    return async (client) => ({
-      result: await publish(client, {
-        ...settings,
-        reports,
-        logger,
-        progress: (line) => core.info(secrets.redact(line)),
-        signal: cancellation(logger),
-      }),
-      reports,
-      github,
-    });
-  },
-  gate: async (logger, secrets) => {
-    const target = cycleSettings(inputSource, process.env, secrets);
-    const gate = gateOnlySettings(inputSource, process.env);
-    const github = githubReporting(inputSource);
-    return async (client) => ({
-      result: await gateCycle(client, target, gate, logger),
-      reports: [],
-      github,
-    });
-  },
-  'create-cycle': async (logger, secrets) => {
-    const settings = createCycleSettings(inputSource, process.env, secrets);
-    return async (client) => {
-      const made = await createCycle(client, { ...settings, logger });
+/** Each mode's job (src/job) and what the action shows of it. */
+const MODES: Record<Mode, ModeOf<unknown, unknown>> = {
+  publish: mode({
+    job: publishJob,
+    inputs: () => githubReporting(inputSource),
+    show: report,
+    stoppable: true,
+    costInResult: true,
+  }),
+  gate: mode({
+    job: gateJob,
+    inputs: () => githubReporting(inputSource),
+    show: report,
+    costInResult: true,
+  }),
+  'create-cycle': mode({
+    job: createCycleJob,
+    inputs: none,
+    show: (made, _, secrets) => {
       setCycleOutputs(cycleInfo(made.cycle), secrets);
       if (made.populated) {
         setOutput('populated', made.populated.created, secrets);
@@ -104,77 +87,65 @@ const PREPARE: Record<Mode, (logger: Logger, secrets: Redactor) => Promise<Step>
           `${made.populated.created} NOT_EXECUTED executions added for ${made.populated.matched} matching test cases`,
         );
       }
-    };
-  },
-  report: async (logger, secrets) => {
-    const settings = dashboardSettings(inputSource);
-    const jobSummary = flag(inputSource, 'job-summary');
-    return async (client) => {
-      const report = await buildReport(client, settings, {
-        onPlan: (plan) => logger.info(describePlan(plan)),
-      });
-      await writeFile(settings.htmlFile, secrets.redact(report.html));
-      setOutput('html-file', settings.htmlFile, secrets);
+    },
+  }),
+  report: mode({
+    job: reportJob,
+    inputs: () => ({ jobSummary: flag(inputSource, 'job-summary') }),
+    show: async (report, { jobSummary }, secrets) => {
+      setOutput('html-file', report.htmlFile, secrets);
       setOutput('cycles', report.model.cycles.length, secrets);
       // The latest cycle's, as the summary's "Latest" line shows it (empty when it has none).
       setOutput('pass-rate', report.model.latest?.cycle.passRate ?? null, secrets);
       for (const line of report.model.omitted)
         core.notice(secrets.redact(`report: left out ${line}`));
       if (jobSummary) await writeJobSummary(report.markdown, secrets);
-    };
-  },
-  sync: async (logger, secrets) => {
-    const settings = syncSettings(inputSource, process.env);
-    const reports = await readReportSet(reportSettings(inputSource), logger);
-    return async (client) => {
-      const result = await sync(client, {
-        ...settings,
-        reports,
-        logger,
-        signal: cancellation(logger),
-      });
+    },
+  }),
+  sync: mode({
+    job: syncJob,
+    inputs: none,
+    stoppable: true,
+    show: async (result, _, secrets) => {
       core.info(secrets.redact(describeSyncResult(result, ACTION_WORDS)));
       setSyncOutputs(result, secrets);
       await writeJobSummary(renderSyncSummary(result, ACTION_WORDS), secrets);
-    };
-  },
-  quarantine: async (_logger, secrets) => {
-    const now = new Date();
-    const settings = quarantineSettings(
-      inputSource,
-      choice<QuarantineSettings['action']>(inputSource, 'quarantine-action'),
-      now,
-    );
-    return async (client) => {
-      const out = await runQuarantine(client, settings, () => now);
+    },
+  }),
+  quarantine: mode({
+    job: quarantineJob(),
+    inputs: none,
+    show: (out, _, secrets) => {
       core.info(secrets.redact(out.text));
       setOutput('quarantined', out.quarantined.length, secrets);
-    };
-  },
-  'close-cycle': async (_logger, secrets) => {
-    const target = cycleSettings(inputSource, process.env, secrets);
-    return async (client) => {
-      const cycle = cycleInfo(await closeCycle(client, target));
+    },
+  }),
+  'close-cycle': mode({
+    job: closeCycleJob,
+    inputs: none,
+    show: (closed, _, secrets) => {
+      const cycle = cycleInfo(closed);
       setCycleOutputs(cycle, secrets);
       core.info(secrets.redact(`cycle ${cycle.key} "${cycle.name}" is DONE`));
-    };
-  },
+    },
+  }),
 };
 
-export async function run(): Promise<void> {
+/** The action's run: one job of src/job for the step's mode, its result shown on GitHub. */
+export async function run(env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const redactor = new Redactor();
+  const stopListening: (() => void)[] = [];
   try {
     // Masked first, so that no later line (an error included) can show them: the token, the
     // github-token and the runner's own tokens, in every text this step writes or posts.
-    redactor.add(core.getInput('token'));
+    maskToken(redactor, inputSource, env);
     const githubToken = core.getInput('github-token');
     redactor.add(githubToken);
-    redactor.addFromEnv(process.env);
+    redactor.addFromEnv(env);
     // The runner masks exact strings only: each encoded form a server might echo is masked too.
     for (const form of redactor.maskedForms()) core.setSecret(form);
-    for (const line of checkInputNames(process.env)) core.warning(redactor.redact(line));
-    const mode = choice<Mode>(inputSource, 'mode');
-    const options = clientSettings(inputSource);
+    for (const line of checkInputNames(env)) core.warning(redactor.redact(line));
+    const name = choice<Mode>(inputSource, 'mode');
     const logger = createLogger(
       // verbose: each request is an ordinary log line (debug lines hide unless step debug is on).
       (level, message) =>
@@ -182,38 +153,42 @@ export async function run(): Promise<void> {
           message,
         ),
       redactor,
-      options.verbose ? 'debug' : 'info',
+      flag(inputSource, 'verbose') ? 'debug' : 'info',
       ACTION_WORDS,
     );
-    const step = await PREPARE[mode](logger, redactor);
-    // Every input read and checked; before the first request, those that do nothing are said.
-    for (const warning of idleSettings(inputSource, inputSource, { mode })) logger.warn(warning);
-    const client = new ServiceClient({
-      ...options,
+    const { job, inputs, show, stoppable, costInResult } = MODES[name];
+    let own: unknown;
+    const io: JobIO = {
+      settings: inputSource,
+      given: inputSource,
+      place: { mode: name },
+      env,
       redactor,
       logger,
       userAgent: 'testcycle-action',
-      // The steps of one job pace together (src/api/pace.ts): RUNNER_TEMP is per job.
-      sharedPaceDir: process.env.RUNNER_TEMP || tmpdir(),
-    });
-    try {
-      const outcome = await step(client);
-      // Every mode says what it cost, once (publish and gate with the rest of their result).
-      if (!outcome) {
-        setOutput('requests', client.stats.total, redactor);
-        setOutput('requests-retried', client.stats.retried, redactor);
-        setOutput('rate-limited', client.stats.rateLimited, redactor);
-      }
-      for (const note of outcome?.result.gate.notes ?? []) logger.info(`gate: ${note}`);
-      if (outcome) await report(outcome, githubToken, redactor, logger);
-      if (outcome && !outcome.result.gate.passed)
-        throw new GateFailedError(outcome.result.gate.reasons);
-    } finally {
-      await client.close();
-    }
+      // The steps of one job pace together (src/client/pace.ts): RUNNER_TEMP is per job.
+      sharedPaceDir: env.RUNNER_TEMP || undefined,
+      adapterSettings: () => {
+        own = inputs();
+      },
+      progress: (line) => core.info(redactor.redact(line)),
+      signal: stoppable ? cancellation(logger, stopListening) : undefined,
+    };
+    const { result, requests } = await runJob(job, io);
+    await show(result, own, redactor, logger);
+    // Every mode says what it cost, once (publish and gate with the rest of their result).
+    if (!costInResult) setRequestOutputs(requests, redactor);
   } catch (error) {
     core.setFailed(redactor.redact(failureLine(error)));
+  } finally {
+    for (const stop of stopListening) stop();
   }
+}
+
+function setRequestOutputs(requests: RequestFigures, secrets: Redactor): void {
+  setOutput('requests', requests.total, secrets);
+  setOutput('requests-retried', requests.retried, secrets);
+  setOutput('rate-limited', requests.rateLimited, secrets);
 }
 
 /** How each kind of failure begins the step's one ::error:: line (the message says the rest). */
@@ -233,12 +208,26 @@ export function failureLine(error: unknown): string {
   return `unexpected error (a bug in testcycle; please report it): ${messageOf(error)}`;
 }
 
+/** A publish or gate on GitHub: outputs, summaries, annotations, check run, comment; then the verdict. */
 async function report(
-  { result, reports, github }: Outcome,
-  githubToken: string,
+  { result, reports }: PublishOutcome,
+  github: GitHubReporting,
   secrets: Redactor,
   logger: Logger,
 ): Promise<void> {
+  for (const note of result.gate.notes ?? []) logger.info(`gate: ${note}`);
+  await showOnGitHub(result, reports, github, secrets, logger);
+  if (!result.gate.passed) throw new GateFailedError(result.gate.reasons);
+}
+
+async function showOnGitHub(
+  result: PublishOutcome['result'],
+  reports: PublishOutcome['reports'],
+  github: GitHubReporting,
+  secrets: Redactor,
+  logger: Logger,
+): Promise<void> {
+  const githubToken = core.getInput('github-token');
   setOutputs(result, secrets);
   const summaryOf = (maxBytes?: number) =>
     renderSummary(result, reports, { linkTemplate: github.linkTemplate, maxBytes });
@@ -287,7 +276,7 @@ async function writeJobSummary(markdown: string, secrets: Redactor): Promise<voi
  * A cancelled job: the runner sends SIGINT, then SIGTERM. The first stops the publish between
  * writes; the second ends the process at once.
  */
-function cancellation(logger: Logger): AbortSignal {
+function cancellation(logger: Logger, stopListening: (() => void)[]): AbortSignal {
   const stop = new AbortController();
   let signals = 0;
   const onSignal = () => {
@@ -297,5 +286,9 @@ function cancellation(logger: Logger): AbortSignal {
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  stopListening.push(() => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  });
   return stop.signal;
 }

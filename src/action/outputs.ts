@@ -1,13 +1,18 @@
 /**
  * The publish result flattened to kebab-case outputs (docs/design.md), annotations and the check run.
  * Everything here is posted to GitHub, where no runner masks anything: each text passes the run's
- * Redactor, and data that people read is neutralised (src/api/redact.ts).
+ * Redactor, and data that people read is neutralised (src/client/redact.ts).
  */
 import * as core from '@actions/core';
 import { clip, neutralise, oneLine, plainText, type Redactor } from '../shared/redact.js';
-import { failedTests, gateOutcome, type PublishResult } from '../publish/index.js';
-import type { SyncResult } from '../publish/inventory.js';
-import type { ParsedReport, TestResult } from '../reports/model.js';
+import {
+  failedTests,
+  gateOutcome,
+  type ParsedReport,
+  type PublishResult,
+  type SyncResult,
+  type TestResult,
+} from '../job/index.js';
 
 /**
  * Every output the action sets, in action.yml's order: setOutput takes no other name, and
@@ -103,7 +108,7 @@ export function setOutputs(result: PublishResult, secrets: Redactor): void {
       'rate-limited': result.requests.rateLimited,
       'dry-run': String(!!result.dryRun),
       'planned-requests': result.dryRun?.plannedRequests ?? '',
-      // Triage (src/publish/triage.ts): keys, one per line, so later steps can list them.
+      // Triage (src/triage/triage.ts): keys, one per line, so later steps can list them.
       quarantined: result.triage?.quarantined.length ?? 0,
       'new-failures': (result.triage?.newFailures ?? []).map((t) => t.key).join('\n'),
       fixed: (result.triage?.fixed ?? []).map((t) => t.key).join('\n'),

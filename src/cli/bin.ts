@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Checked before anything else loads: on an older Node the HTTP client fails to load with a trace.
 try {
-  await import('../node-version.js');
+  await import('../shared/node-version.js');
 } catch (error) {
   process.stderr.write(`${(error as Error).message}\n`);
   process.exit(2);

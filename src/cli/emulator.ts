@@ -14,8 +14,8 @@ import {
   type RunningEmulator,
   type Seed,
 } from '../emulator/index.js';
-import { flag, numeric, rateSetting, text } from '../settings.js';
-import type { CommandContext } from './main.js';
+import { flag, numeric, rateSetting, text } from '../settings/index.js';
+import type { CommandContext } from './context.js';
 
 /** Set in the environment of the emulator that `--detach` starts: it reports to its parent. */
 const DETACHED = 'TESTCYCLE_EMULATOR_DETACHED';

@@ -1,5 +1,5 @@
 /**
- * The CLI's flags, all read from the settings table (src/settings.ts): parseArgs options, usage
+ * The CLI's flags, all read from the settings table (src/settings/table.ts): parseArgs options, usage
  * lines, --help, the source of values (a flag, else its environment variable) and the words
  * errors use (`--reopen-done-cycle`). Only this adapter reads process.env.
  */
@@ -16,7 +16,7 @@ import {
   settingsOfCommand,
   type CommandName,
   type Setting,
-} from '../settings.js';
+} from '../settings/index.js';
 
 export type FlagValues = Record<string, string | boolean | string[] | undefined>;
 

@@ -1,13 +1,14 @@
 /**
  * The CLI adapter: argument parsing, exit codes and text/JSON output. The work itself lives in
- * src/publish, src/api and src/reports; flags come from the settings table (src/settings.ts).
+ * src/publish, src/client and src/parsers; flags come from the settings table (src/settings/table.ts).
  */
 import { parseArgs } from 'node:util';
 import { messageOf, type SettingWords, TestcycleError, UsageError } from '../shared/errors.js';
-import { Redactor, createLogger, safeLines, type Logger } from '../shared/redact.js';
-import type { SettingSource } from '../shared/setting-readers.js';
-import { closestName, type CommandName, idleSettings } from '../settings.js';
-import { VERSION } from '../version.js';
+import { Redactor, createLogger, safeLines } from '../shared/redact.js';
+import { closestName, type CommandName, idleSettings } from '../settings/index.js';
+import { VERSION } from '../shared/version.js';
+import { maskToken } from '../job/index.js';
+import type { CliIO, CommandContext } from './context.js';
 import { runEmulatorCommand } from './emulator.js';
 import { EXIT_CODES, exitCodesHelp } from './exit-codes.js';
 import {
@@ -32,29 +33,7 @@ import {
   runPublishCommand,
 } from './service-commands.js';
 
-export interface CliIO {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  env: NodeJS.ProcessEnv;
-  /**
-   * Resolves when a long-running command (the emulator, a publish) should stop: SIGINT/SIGTERM
-   * in bin.ts.
-   * Only commands that call it take over the signals; the others stop on Ctrl-C as usual.
-   */
-  interrupted?: () => Promise<void>;
-  /** ANSI colour in human output: bin.ts sets it for a TTY without NO_COLOR. */
-  color?: boolean;
-}
-
-export interface CommandContext {
-  command: CommandName;
-  values: FlagValues;
-  /** The settings by key: flags, else their environment variables. */
-  settings: SettingSource;
-  io: CliIO;
-  redactor: Redactor;
-  logger: Logger;
-}
+export type { CliIO, CommandContext } from './context.js';
 
 interface Command {
   summary: string;
@@ -112,6 +91,11 @@ const COMMANDS: Record<CommandName, Command> = {
 
 const isCommand = (name: string): name is CommandName => Object.hasOwn(COMMANDS, name);
 
+/** The commands that run a job of src/job (which warns of the flags that do nothing there). */
+const JOB_COMMANDS: ReadonlySet<CommandName> = new Set(
+  (Object.keys(COMMANDS) as CommandName[]).filter((c) => c !== 'parse' && c !== 'emulator'),
+);
+
 function helpText(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
   const lines = Object.entries(COMMANDS).map(
@@ -157,7 +141,8 @@ function groupHelp(group: string): string {
 /** Runs the CLI and returns the exit code; never throws, never prints a stack trace. */
 export async function main(argv: string[], rawIO: CliIO): Promise<number> {
   const redactor = new Redactor();
-  redactor.add(rawIO.env.TESTCYCLE_TOKEN);
+  // Before anything is read: the token's variable (its flag once the flags are read).
+  maskToken(redactor, undefined, rawIO.env);
   // Every line the CLI prints: the token in none of its forms, and no workflow command.
   const io: CliIO = {
     ...rawIO,
@@ -206,18 +191,27 @@ export async function main(argv: string[], rawIO: CliIO): Promise<number> {
       return 0;
     }
     words = cliWords(name, values, io.env);
-    if (typeof values.token === 'string') redactor.add(values.token);
+    const settings = cliSource(name, values, io.env);
+    const given = cliSource(name, values, {});
+    maskToken(redactor, settings, io.env);
     const logger = createLogger(
       (level, message) => io.stderr(`${level === 'debug' ? '' : `${level}: `}${message}`),
       redactor,
       values.verbose ? 'debug' : 'info',
       words,
     );
-    const settings = cliSource(name, values, io.env);
-    // Flags that do nothing here are said first (a variable set for every step is no mistake).
-    for (const warning of idleSettings(cliSource(name, values, {}), settings, { command: name }))
-      logger.warn(warning);
-    return await COMMANDS[name].run({ command: name, values, settings, io, redactor, logger });
+    // The job layer says which flags do nothing; the commands that run no job say it here.
+    if (!JOB_COMMANDS.has(name))
+      for (const warning of idleSettings(given, settings, { command: name })) logger.warn(warning);
+    return await COMMANDS[name].run({
+      command: name,
+      values,
+      settings,
+      given,
+      io,
+      redactor,
+      logger,
+    });
   } catch (error) {
     if (error instanceof TestcycleError) {
       say(`testcycle ${name}: ${words ? error.describe(words) : error.message}`);

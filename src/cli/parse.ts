@@ -1,9 +1,15 @@
 /** `testcycle parse`: what testcycle reads in the reports (no service needed). */
-import { addCounts, countTests, type Counts, noCounts } from '../reports/index.js';
+import {
+  addCounts,
+  countTests,
+  describeRunError,
+  noCounts,
+  readReportSet,
+  reportSettings,
+  type Counts,
+} from '../job/index.js';
 import { oneLine } from '../shared/redact.js';
-import { readReportSet, reportSettings } from '../publish/index.js';
-import { describeRunError } from '../publish/verdict.js';
-import type { CommandContext } from './main.js';
+import type { CommandContext } from './context.js';
 
 export async function runParseCommand(ctx: CommandContext): Promise<number> {
   const { values, io } = ctx;

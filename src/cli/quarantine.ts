@@ -1,23 +1,14 @@
-/** `testcycle quarantine add|remove|list` (src/publish/quarantine.ts does the work). */
-import {
-  quarantineSettings,
-  requestsOf,
-  runQuarantine,
-  type QuarantineSettings,
-} from '../publish/index.js';
-import type { CommandContext } from './main.js';
-import { withClient } from './service-commands.js';
+/** `testcycle quarantine add|remove|list` (src/triage/quarantine.ts does the work). */
+import { quarantineJob } from '../job/index.js';
+import type { CommandContext } from './context.js';
+import { runCommandJob } from './service-commands.js';
 
-function run(action: QuarantineSettings['action']) {
+function run(action: 'add' | 'remove' | 'list') {
   return async (ctx: CommandContext): Promise<number> => {
-    const now = new Date();
-    const settings = quarantineSettings(ctx.settings, action, now);
-    return withClient(ctx, async (client) => {
-      const out = await runQuarantine(client, settings, () => now);
-      if (ctx.values.json) ctx.io.stdout(JSON.stringify({ ...out, requests: requestsOf(client) }));
-      else ctx.io.stdout(out.text);
-      return 0;
-    });
+    const { result: out, requests } = await runCommandJob(ctx, quarantineJob(action));
+    if (ctx.values.json) ctx.io.stdout(JSON.stringify({ ...out, requests }));
+    else ctx.io.stdout(out.text);
+    return 0;
   };
 }
 

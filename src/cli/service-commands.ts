@@ -1,98 +1,69 @@
 /** The commands that talk to the service: publish, gate, cycle create, cycle close, check. */
 import { writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { ServiceClient } from '../api/client.js';
 import {
-  closeCycle,
-  createCycle,
-  createCycleSettings,
+  checkJob,
+  closeCycleJob,
+  createCycleJob,
   cycleInfo,
-  cycleSettings,
-  gateCycle,
+  describeRuleChanges,
+  describeRunError,
+  failedTests,
+  gateJob,
   gateOutcome,
-  gateOnlySettings,
-  publish,
-  publishSettings,
-  readReportSet,
+  headline,
+  publishJob,
   quarantineNote,
   renderSummary,
-  reportSettings,
-  requestsOf,
-  clientSettings,
-  failedTests,
-  headline,
+  runJob,
+  triageLines,
+  type Job,
+  type JobIO,
+  type JobOutcome,
+  type ParsedReport,
   type PublishResult,
-} from '../publish/index.js';
+  type TokenStanding,
+} from '../job/index.js';
 import { oneLine } from '../shared/redact.js';
 import { plural } from '../shared/words.js';
-import { outputFile } from '../settings.js';
-import type { ParsedReport } from '../reports/index.js';
-import { tokenStanding, type TokenStanding } from '../publish/token.js';
-import { describeRuleChanges } from '../publish/auto-quarantine.js';
-import { triageLines } from '../publish/triage.js';
-import { describeRunError } from '../publish/verdict.js';
-import type { CommandContext } from './main.js';
+import { outputFile } from '../settings/index.js';
+import type { CommandContext } from './context.js';
 import { EXIT_CODES } from './exit-codes.js';
 
-/** A client for one command, closed when the command ends. */
-export async function withClient<T>(
+/** A job of src/job run for one command: its settings, reports and client the job layer's. */
+export function runCommandJob<R>(
   ctx: CommandContext,
-  work: (client: ServiceClient) => Promise<T>,
-  options = clientSettings(ctx.settings),
-): Promise<T> {
-  const client = new ServiceClient({
-    ...options,
+  job: Job<R>,
+  extra: Partial<Pick<JobIO, 'adapterSettings' | 'signal' | 'progress'>> = {},
+): Promise<JobOutcome<R>> {
+  return runJob(job, {
+    settings: ctx.settings,
+    given: ctx.given,
+    place: { command: ctx.command },
+    env: ctx.io.env,
     redactor: ctx.redactor,
     logger: ctx.logger,
     userAgent: 'testcycle-cli',
-    // Commands run one after another in a CI job pace together on the token.
-    sharedPaceDir: tmpdir(),
+    ...extra,
   });
-  try {
-    return await work(client);
-  } finally {
-    await client.close();
-  }
 }
 
 /** An interrupt (Ctrl-C, a cancelled CI job) stops between writes; a second one stops at once. */
-export function interruption(ctx: CommandContext): AbortController {
+export function interruption(ctx: CommandContext): AbortSignal {
   const stop = new AbortController();
   void ctx.io.interrupted?.().then(() => {
     ctx.logger.warn('interrupted: finishing the writes under way, then stopping');
     stop.abort();
   });
-  return stop;
+  return stop.signal;
 }
 
 export async function runPublishCommand(ctx: CommandContext): Promise<number> {
-  const { settings: src, io } = ctx;
-  // Every setting is checked before a report is read: a usage error is the first thing to fix.
-  const settings = publishSettings(src, io.env, ctx.redactor);
-  const client = clientSettings(src);
-  outputFile(src, 'summary-file');
-  // Reports next: a missing or broken report fails before any request.
-  const reports = await readReportSet(reportSettings(src), ctx.logger);
-  const stop = interruption(ctx);
-  return withClient(
-    ctx,
-    async (client) => {
-      const result = await publish(client, {
-        ...settings,
-        reports,
-        logger: ctx.logger,
-        progress: (line) => ctx.logger.info(line),
-        signal: stop.signal,
-      });
-      return await finish(
-        ctx,
-        result,
-        renderSummary(result, reports, summaryOptions(ctx)),
-        reports,
-      );
-    },
-    client,
-  );
+  const { result } = await runCommandJob(ctx, publishJob, {
+    adapterSettings: () => outputFile(ctx.settings, 'summary-file'),
+    progress: (line) => ctx.logger.info(line),
+    signal: interruption(ctx),
+  });
+  return finish(ctx, result.result, result.reports);
 }
 
 function summaryOptions(ctx: CommandContext): { linkTemplate?: string } {
@@ -104,31 +75,14 @@ function summaryOptions(ctx: CommandContext): { linkTemplate?: string } {
  * resource tells whether the token may write (a 403 on writes), and until when.
  */
 export async function runCheckCommand(ctx: CommandContext): Promise<number> {
-  const options = clientSettings(ctx.settings);
-  return withClient(
-    ctx,
-    async (client) => {
-      const project = await client.project();
-      const token = await tokenStanding(client, options.token);
-      const out = {
-        project: {
-          id: project.id,
-          name: project.attributes.name ?? null,
-          key: project.attributes.key ?? null,
-        },
-        baseUrl: client.baseUrl.href,
-        token,
-        requests: client.stats,
-      };
-      if (ctx.values.json) ctx.io.stdout(JSON.stringify(out));
-      else
-        ctx.io.stdout(
-          `ok: ${client.baseUrl.href} reaches Space ${out.project.name ?? out.project.id} (${project.id})\n${tokenLine(token)}`,
-        );
-      return 0;
-    },
-    options,
-  );
+  const { result, stats } = await runCommandJob(ctx, checkJob);
+  const out = { ...result, requests: stats };
+  if (ctx.values.json) ctx.io.stdout(JSON.stringify(out));
+  else
+    ctx.io.stdout(
+      `ok: ${out.baseUrl} reaches Space ${out.project.name ?? out.project.id} (${out.project.id})\n${tokenLine(out.token)}`,
+    );
+  return 0;
 }
 
 /** `token: read-only (writes get 403: ...), expires 2027-01-31 (in 67 days)`. */
@@ -148,25 +102,22 @@ function tokenLine(t: TokenStanding, now = Date.now()): string {
 }
 
 export async function runGateCommand(ctx: CommandContext): Promise<number> {
-  const target = cycleSettings(ctx.settings, ctx.io.env, ctx.redactor);
-  const gate = gateOnlySettings(ctx.settings, ctx.io.env);
-  outputFile(ctx.settings, 'summary-file');
-  return withClient(ctx, async (client) => {
-    const result = await gateCycle(client, target, gate, ctx.logger);
-    return await finish(ctx, result, renderSummary(result, [], summaryOptions(ctx)));
+  const { result } = await runCommandJob(ctx, gateJob, {
+    adapterSettings: () => outputFile(ctx.settings, 'summary-file'),
   });
+  return finish(ctx, result.result, []);
 }
 
 async function finish(
   ctx: CommandContext,
   result: PublishResult,
-  summary: string,
-  reports: ParsedReport[] = [],
+  reports: ParsedReport[],
 ): Promise<number> {
   const file = ctx.values['summary-file'];
   // The summary holds what the reports and the Space say (failure messages, run errors): data that
   // may quote the token, masked as in every other output.
-  if (typeof file === 'string') await writeFile(file, ctx.redactor.redact(summary));
+  if (typeof file === 'string')
+    await writeFile(file, ctx.redactor.redact(renderSummary(result, reports, summaryOptions(ctx))));
   if (ctx.values.json) {
     const { warnings: _warnings, ...out } = result;
     ctx.io.stdout(
@@ -257,38 +208,32 @@ function humanResult(r: PublishResult, reports: ParsedReport[], color: boolean):
 }
 
 export async function runCycleCreateCommand(ctx: CommandContext): Promise<number> {
-  const { values, io } = ctx;
-  const settings = createCycleSettings(ctx.settings, io.env, ctx.redactor);
-  return withClient(ctx, async (client) => {
-    const made = await createCycle(client, { ...settings, logger: ctx.logger });
-    const cycle = cycleInfo(made.cycle);
-    const out = {
-      cycle,
-      created: made.created,
-      ...(made.populated ? { populated: made.populated } : {}),
-      requests: requestsOf(client),
-    };
-    if (values.json) io.stdout(JSON.stringify(out));
-    else {
-      io.stdout(
-        `${made.created ? 'created' : 'found'} cycle ${cycle.key} "${cycle.name}" (${cycle.status})` +
-          (made.populated
-            ? `; ${made.populated.created} NOT_EXECUTED executions added for ${made.populated.matched} matching test cases`
-            : ''),
-      );
-    }
-    return 0;
-  });
+  const { result: made, requests } = await runCommandJob(ctx, createCycleJob);
+  const cycle = cycleInfo(made.cycle);
+  const out = {
+    cycle,
+    created: made.created,
+    ...(made.populated ? { populated: made.populated } : {}),
+    requests,
+  };
+  if (ctx.values.json) ctx.io.stdout(JSON.stringify(out));
+  else
+    ctx.io.stdout(
+      `${made.created ? 'created' : 'found'} cycle ${cycle.key} "${cycle.name}" (${cycle.status})` +
+        (made.populated
+          ? `; ${made.populated.created} NOT_EXECUTED executions added for ${made.populated.matched} matching test cases`
+          : ''),
+    );
+  return 0;
 }
 
 export async function runCycleCloseCommand(ctx: CommandContext): Promise<number> {
-  const target = cycleSettings(ctx.settings, ctx.io.env, ctx.redactor);
-  return withClient(ctx, async (client) => {
-    const cycle = cycleInfo(await closeCycle(client, target));
-    const out = { cycle, requests: requestsOf(client) };
-    ctx.io.stdout(
-      ctx.values.json ? JSON.stringify(out) : `cycle ${cycle.key} "${cycle.name}" is DONE`,
-    );
-    return 0;
-  });
+  const { result, requests } = await runCommandJob(ctx, closeCycleJob);
+  const cycle = cycleInfo(result);
+  ctx.io.stdout(
+    ctx.values.json
+      ? JSON.stringify({ cycle, requests })
+      : `cycle ${cycle.key} "${cycle.name}" is DONE`,
+  );
+  return 0;
 }

@@ -3,7 +3,7 @@ export {
   type EmulatorOptions,
   type EmulatorStats,
   type RunningEmulator,
-} from './server.js';
-export { demoSeed, loadSeedFile, validateSeed, SeedError, type Seed } from './seed.js';
-export { parseChaos, type ChaosOptions } from './chaos.js';
+} from './http/server.js';
+export { demoSeed, loadSeedFile, validateSeed, SeedError, type Seed } from './model/seed.js';
+export { parseChaos, type ChaosOptions } from './http/chaos.js';
 export { parseFilter } from './filtrql/parser.js';

@@ -1,13 +1,13 @@
 /** The other jobs of docs/design.md besides publish, shared by the CLI and the action. */
-import type { Resource, ServiceClient } from '../api/client.js';
+import type { Resource, ServiceClient } from '../client/index.js';
 import { ConfigError } from '../shared/errors.js';
 import { oneLine, type Logger, silentLogger } from '../shared/redact.js';
 import type { CycleStatus } from '../schema/resources.js';
-import { type CycleOptions, findCycle, resolveCycle, setCycleStatus } from './cycle.js';
+import { type CycleOptions, findCycle, resolveCycle, setCycleStatus } from '../domain/index.js';
 import { evaluateGate, type GateOptions, hasThresholds, passRatesOf } from './gate.js';
-import { ruleStep } from './auto-quarantine.js';
-import { notifyWarnings, tellOwners } from './notify.js';
-import { warningList } from './warnings.js';
+import { ruleStep } from '../triage/index.js';
+import { notifyWarnings, tellOwners } from '../triage/index.js';
+import { warningList } from '../domain/index.js';
 import { casesToPopulate, populateWith } from './populate.js';
 import { cycleInfo, type PublishResult, requestsOf } from './publish.js';
 

@@ -6,20 +6,20 @@
  * here as the run makes them, and the rest (this cycle's executions once written) are counted from
  * the plan. Nothing is written.
  */
-import type { Resource, ServiceClient } from '../api/client.js';
-import { chunkIn, f } from '../api/filter.js';
+import type { Resource, ServiceClient } from '../client/index.js';
+import { chunkIn, f } from '../client/index.js';
 import { ServiceError } from '../shared/errors.js';
 import { DEFAULT_QUARANTINE_FIELD } from '../shared/defaults.js';
 import type { ExecutionResult } from '../schema/resources.js';
-import { type AutoQuarantineResult, ruleStep } from './auto-quarantine.js';
-import { findBaseline, isFailing, readBaseline } from './baseline.js';
+import { type AutoQuarantineResult, ruleStep } from '../triage/index.js';
+import { findBaseline, isFailing, readBaseline } from '../triage/index.js';
 import { type GateOptions, hasThresholds } from './gate.js';
-import { caseNameOf, MAX_FILTER_CHARS } from './match.js';
-import { type Notified, tellOwners } from './notify.js';
-import { isStandIn, pagesOf } from './plan-cost.js';
-import { casesInCycleChunks, quarantineViewOf, type TriagedTest } from './quarantine.js';
-import { previousInSeries } from './series.js';
-import { gateFilterOf, type Triage } from './triage.js';
+import { caseNameOf, MAX_FILTER_CHARS } from '../domain/index.js';
+import { type Notified, tellOwners } from '../triage/index.js';
+import { isStandIn, pagesOf } from '../domain/index.js';
+import { casesInCycleChunks, quarantineViewOf, type TriagedTest } from '../triage/index.js';
+import { previousInSeries } from '../domain/index.js';
+import { gateFilterOf, type Triage } from '../triage/index.js';
 
 /** The cycle as the writes would leave it. */
 export interface PlannedCycle {
@@ -189,7 +189,7 @@ async function casesOf(
 }
 
 /**
- * Who would be told (src/publish/notify.ts, reads made as the run makes them), and the POSTs:
+ * Who would be told (src/triage/notify.ts, reads made as the run makes them), and the POSTs:
  * one per recipient, and one read of a token for the organization id when no read carried it.
  */
 async function plannedNotifications(

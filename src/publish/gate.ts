@@ -1,14 +1,12 @@
 /**
- * The gate: one aggregate request on the cycle (its whole state: every shard, every job), then
- * thresholds. The grouped aggregate's shape is not documented (docs/service-api.md 4.6): the emulator's
- * and other reasonable shapes are read, else one ungrouped count per result value is asked for.
+ * The gate: one aggregate request on the cycle (src/domain/counts.ts), then thresholds.
  */
-import { type CycleRef, laneOf, type NoPreviousCycle, previousInSeries } from './series.js';
-import type { JsonApiDocument, Resource, ServiceClient } from '../api/client.js';
+import { type CycleRef, laneOf, type NoPreviousCycle, previousInSeries } from '../domain/index.js';
+import { cycleCounts } from '../domain/index.js';
+import type { Resource, ServiceClient } from '../client/index.js';
 import { TestcycleError } from '../shared/errors.js';
 import { oneLine } from '../shared/redact.js';
-import { f, type Filter } from '../api/filter.js';
-import { EXECUTION_RESULTS, type ExecutionResult } from '../schema/resources.js';
+import type { ExecutionResult } from '../schema/resources.js';
 import {
   countsFrom,
   passRate,
@@ -16,7 +14,7 @@ import {
   type CycleCounts,
   type PassRateBasis,
 } from '../schema/counts.js';
-import { THRESHOLD_KEYS } from '../settings.js';
+import { THRESHOLD_KEYS } from '../settings/index.js';
 
 export { countsFrom, passRate, type CycleCounts };
 import {
@@ -25,7 +23,7 @@ import {
   type TriageGateOptions,
   withoutQuarantinedIn,
   withoutTests,
-} from './triage.js';
+} from '../triage/index.js';
 
 export interface GateOptions extends TriageGateOptions {
   minPassRate?: number;
@@ -157,7 +155,7 @@ export function verdict(
 
 /**
  * The verdict on a cycle: its counts (one aggregate) without the quarantined tests, the triage
- * (src/publish/triage.ts) when there are thresholds, and the previous cycle's when a drop is checked.
+ * (src/triage/triage.ts) when there are thresholds, and the previous cycle's when a drop is checked.
  */
 export async function evaluateGate(
   client: ServiceClient,
@@ -210,7 +208,7 @@ export async function lookUpPrevious(
   cycle: Resource<'test_cycles'>,
   template: string,
   gate: Pick<GateOptions, 'basis' | 'filter'>,
-  /** Cases left out of the previous cycle's counts too (the quarantined, src/publish/triage.ts). */
+  /** Cases left out of the previous cycle's counts too (the quarantined, src/triage/triage.ts). */
   adjust?: (previousId: string, counts: CycleCounts) => Promise<CycleCounts>,
 ): Promise<PreviousCycle | NoPreviousCycle> {
   // Like with like: of a template that names {branch} or {pr}, this branch's (or PR's) cycles.
@@ -223,75 +221,4 @@ export async function lookUpPrevious(
     name: found.name,
     passRate: passRate(adjust ? await adjust(found.id, counts) : counts, gate.basis),
   };
-}
-
-export async function cycleCounts(
-  client: ServiceClient,
-  cycleId: string,
-  extraFilter?: string,
-): Promise<CycleCounts> {
-  const filter: Filter = f.and(
-    f.eq('testCycleId', cycleId),
-    extraFilter ? f.user(extraFilter, 'gate-filter') : undefined,
-  );
-  const doc = await client.aggregate('test_case_executions', {
-    filter,
-    count: true,
-    groupBy: ['result'],
-  });
-  const grouped = readGrouped(doc);
-  if (grouped) return countsFrom(grouped);
-  // Fallback: one ungrouped count per result value.
-  const byResult: Partial<Record<ExecutionResult, number>> = {};
-  for (const result of EXECUTION_RESULTS) {
-    const one = await client.aggregate('test_case_executions', {
-      filter: f.and(filter, f.eq('result', result)),
-      count: true,
-    });
-    byResult[result] = readCount(one) ?? 0;
-  }
-  return countsFrom(byResult);
-}
-
-type Row = Record<string, unknown>;
-
-/** Shapes accepted: data:[{attributes:{result,count}}], data:{attributes:{groups:[...]}} or meta.groups, and {result: count} maps. */
-export function readGrouped(
-  doc: JsonApiDocument,
-): Partial<Record<ExecutionResult, number>> | undefined {
-  const data = doc.data as unknown;
-  const attrs = (x: unknown): Row =>
-    x && typeof x === 'object' ? (((x as Row).attributes as Row | undefined) ?? (x as Row)) : {};
-  const rows: Row[] | undefined = Array.isArray(data)
-    ? data.map(attrs)
-    : Array.isArray(attrs(data).groups)
-      ? (attrs(data).groups as unknown[]).map(attrs)
-      : Array.isArray(doc.meta?.groups)
-        ? (doc.meta!.groups as unknown[]).map(attrs)
-        : undefined;
-  const out: Partial<Record<ExecutionResult, number>> = {};
-  if (rows) {
-    for (const row of rows) {
-      const result = row.result ?? (row.group as Row | undefined)?.result ?? row.key ?? row.value;
-      const count = row.count ?? (row.aggregations as Row | undefined)?.count;
-      if (typeof result !== 'string' || typeof count !== 'number') return undefined;
-      out[result as ExecutionResult] = (out[result as ExecutionResult] ?? 0) + count;
-    }
-    return out;
-  }
-  // {data:{attributes:{PASSED: 3, FAILED: 1}}} or {data:{attributes:{counts:{...}}}}
-  const map = (attrs(data).counts as Row | undefined) ?? attrs(data);
-  const keys = Object.keys(map).filter((k) => (EXECUTION_RESULTS as readonly string[]).includes(k));
-  if (keys.length && keys.every((k) => typeof map[k] === 'number')) {
-    for (const k of keys) out[k as ExecutionResult] = map[k] as number;
-    return out;
-  }
-  return undefined;
-}
-
-function readCount(doc: JsonApiDocument): number | undefined {
-  const data = doc.data as Row | undefined;
-  const attrs = (data?.attributes as Row | undefined) ?? {};
-  const count = attrs.count ?? doc.meta?.count;
-  return typeof count === 'number' ? count : undefined;
 }

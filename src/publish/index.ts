@@ -13,25 +13,23 @@ export {
   testKeyOf,
   type KeyCollision,
   type KeyCollisionMode,
-} from './collisions.js';
-export { ciContext, renderCycleName, type CiContext } from './context.js';
+} from '../domain/index.js';
+export { ciContext, renderCycleName, type CiContext } from '../domain/index.js';
 export {
   resolveCycle,
   findCycle,
   setCycleStatus,
   CycleStateError,
   type CycleOptions,
-} from './cycle.js';
+} from '../domain/index.js';
 export {
   GateFailedError,
-  cycleCounts,
   evaluateGate,
   previousCycle,
   lookUpPrevious,
   verdict,
   passRate,
   hasThresholds,
-  readGrouped,
   type GateOptions,
   type CycleCounts,
   type GateVerdict,
@@ -49,24 +47,20 @@ export {
   keyPattern,
   checkAutomationKeyTemplate,
   RankRangeError,
-} from './match.js';
+} from '../domain/index.js';
 export { populateCycle } from './populate.js';
+export { cycleCounts, readGrouped } from '../domain/index.js';
 export {
   publishSettings,
   gateOnlySettings,
   gateSettings,
   cycleSettings,
   createCycleSettings,
-  clientSettings,
-  reportSettings,
-  userFilterSetting,
   type PublishSettings,
-  type ClientSettings,
-  type ReportSettings,
   type CreateCycleSettings,
 } from './settings.js';
+export { clientSettings, userFilterSetting, type ClientSettings } from '../client/index.js';
 export { settingsFrom, type SettingSource } from '../shared/setting-readers.js';
-export { readReportSet } from './reports.js';
 export {
   runErrorsOf,
   type ReportRunError,
@@ -81,10 +75,10 @@ export {
   quarantineNote,
   MAX_SUMMARY_BYTES,
 } from './summary.js';
-export type { RequestFigures } from './requests.js';
+export type { RequestFigures } from '../client/index.js';
 export { markdownCell } from '../shared/markdown.js';
 export { gateCycle, createCycle, closeCycle, type CreateCycleResult } from './commands.js';
-export { literalParts, matchesPattern, patternFilter } from './series.js';
+export { literalParts, matchesPattern, patternFilter } from '../domain/index.js';
 export {
   sync,
   describeSyncResult,
@@ -94,19 +88,19 @@ export {
   type SyncResult,
   type CaseRef,
   type CaseNames,
-} from './inventory.js';
-export { syncSettings, type SyncSettings } from './sync-settings.js';
-export { planSteps } from './steps.js';
-export type { Kept, KeptWhy } from './ownership.js';
+} from '../inventory/index.js';
+export { syncSettings, type SyncSettings } from '../inventory/index.js';
+export { planSteps } from '../inventory/index.js';
+export type { Kept, KeptWhy } from '../inventory/index.js';
 export type {
   LikelyRename,
   RetireCandidate,
   RetireMax,
   RetireOptions,
   RetireReport,
-} from './retire.js';
-export { renderSyncSummary } from './sync-summary.js';
-export { parseCaseFields, type CaseFieldMapping } from './case-fields.js';
+} from '../inventory/index.js';
+export { renderSyncSummary } from '../inventory/index.js';
+export { parseCaseFields, type CaseFieldMapping } from '../inventory/index.js';
 export {
   addQuarantine,
   removeQuarantine,
@@ -123,10 +117,10 @@ export {
   type QuarantinedCase,
   type QuarantineView,
   type TriagedTest,
-} from './quarantine.js';
-export { findBaseline, readBaseline } from './baseline.js';
-export { readTriage, nameTests, type Triage, type TriageGateOptions } from './triage.js';
-export { quarantineSettings, type QuarantineSettings } from './settings.js';
+} from '../triage/index.js';
+export { findBaseline, readBaseline } from '../triage/index.js';
+export { readTriage, nameTests, type Triage, type TriageGateOptions } from '../triage/index.js';
+export { quarantineSettings, type QuarantineSettings } from '../triage/index.js';
 export {
   notifyNewFailures,
   notificationTitle,
@@ -135,12 +129,13 @@ export {
   type Notified,
   type NotifyOptions,
   type Recipient,
-} from './notify.js';
-export { previousInSeries, type CycleRef } from './series.js';
+} from '../triage/index.js';
+export { previousInSeries, type CycleRef } from '../domain/index.js';
 export {
   applyAutoQuarantine,
   parseAutoQuarantine,
   flipsOf,
   type AutoQuarantineOptions,
   type AutoQuarantineResult,
-} from './auto-quarantine.js';
+} from '../triage/index.js';
+export { describeRunError } from './verdict.js';

@@ -2,12 +2,12 @@
  * `cycle create --populate FILTRQL`: one NOT_EXECUTED execution per matching test case, so a test
  * that silently stopped running shows up as NOT_EXECUTED (and --fail-on-not-executed catches it).
  */
-import type { ServiceClient } from '../api/client.js';
-import { f } from '../api/filter.js';
+import type { ServiceClient } from '../client/index.js';
+import { f } from '../client/index.js';
 import { ConfigError, ServiceError } from '../shared/errors.js';
 import { oneLine } from '../shared/redact.js';
-import type { ResolvedCycle } from './cycle.js';
-import { makePlan, readExecutions, writePlan } from './sync.js';
+import type { ResolvedCycle } from '../domain/index.js';
+import { makePlan, readExecutions, writePlan } from './writes.js';
 
 export async function populateCycle(
   client: ServiceClient,

@@ -2,12 +2,12 @@
  * The publish pipeline: preflight -> cycle -> match -> plan -> writes -> (gate) -> result.
  * Adapters (CLI, action, library users) call publish() with one options object.
  */
-import type { Resource, ServiceClient } from '../api/client.js';
+import type { Resource, ServiceClient } from '../client/index.js';
 import { stopIfInterrupted, TestcycleError, type Words } from '../shared/errors.js';
 import { oneLine, type Logger, silentLogger } from '../shared/redact.js';
-import type { ParsedReport, TestResult } from '../reports/model.js';
+import type { ParsedReport, TestResult } from '../parsers/index.js';
 import type { ExecutionResult } from '../schema/resources.js';
-import { type ResolvedCycle, resolveCycle, setCycleStatus } from './cycle.js';
+import { type ResolvedCycle, resolveCycle, setCycleStatus } from '../domain/index.js';
 import {
   type CycleCounts,
   countsFrom,
@@ -23,7 +23,7 @@ import {
   findKeyCollisions,
   type KeyCollision,
   testKeysOf,
-} from './collisions.js';
+} from '../domain/index.js';
 import {
   caseNameOf,
   describeKeyHint,
@@ -32,19 +32,19 @@ import {
   matchTests,
   type MatchResult,
   type Unmatched,
-} from './match.js';
-import { describeSyncResult, sync, type SyncResult } from './inventory.js';
-import { requestsOf, type RequestFigures } from './requests.js';
+} from '../domain/index.js';
+import { describeSyncResult, sync, type SyncResult } from '../inventory/index.js';
+import { requestsOf, type RequestFigures } from '../client/index.js';
 
 export { requestsOf };
-import { formatDuration, Progress, RequestTrail } from './progress.js';
-import { warningList } from './warnings.js';
+import { formatDuration, Progress, RequestTrail } from '../domain/index.js';
+import { warningList } from '../domain/index.js';
 import { combineEntries, resultOf } from './results.js';
-import { type AutoQuarantineResult, ruleStep } from './auto-quarantine.js';
-import { type Notified, notifyWarnings, tellOwners } from './notify.js';
-import type { Triage } from './triage.js';
+import { type AutoQuarantineResult, ruleStep } from '../triage/index.js';
+import { type Notified, notifyWarnings, tellOwners } from '../triage/index.js';
+import type { Triage } from '../triage/index.js';
 import { planAfterWrites } from './dry-run.js';
-import { isStandIn, standInId } from './plan-cost.js';
+import { isStandIn, standInId } from '../domain/index.js';
 import type { PublishSettings } from './settings.js';
 import {
   floorReasons,
@@ -63,7 +63,7 @@ import {
   planCost,
   readCycleContents,
   writePlan,
-} from './sync.js';
+} from './writes.js';
 
 /** The settings of settings.ts (flags and inputs), the reports, and what the caller wires in. */
 export interface PublishOptions extends Omit<PublishSettings, 'gate' | 'format'> {
@@ -94,7 +94,7 @@ export interface PublishResult {
   collided?: Unmatched[];
   /** The cycle's NOT_EXECUTED executions no report entry touched, by test case (key and automationKey). */
   notExecuted?: string[];
-  /** Quarantined tests, and new failures against a baseline (src/publish/triage.ts), when gated. */
+  /** Quarantined tests, and new failures against a baseline (src/triage/triage.ts), when gated. */
   triage?: Triage;
   /** Who was told of the new failures (--notify; in a dry run, who would be). */
   notified?: Notified;
@@ -245,7 +245,7 @@ function verdictFieldsOf(options: PublishOptions): Pick<PublishResult, 'runError
 }
 
 /**
- * publish --sync: the run's test cases created and updated as sync does (src/publish/inventory.ts)
+ * publish --sync: the run's test cases created and updated as sync does (src/inventory/sync.ts)
  * before the results are written; a publish never archives.
  */
 async function syncCases(run: Run, projectId: string): Promise<Pick<PublishResult, 'sync'>> {

@@ -2,7 +2,7 @@
  * From report outcomes to execution results, and the merge rules of docs/design.md "Results and merging".
  */
 import type { ExecutionResult } from '../schema/resources.js';
-import { isFlaky, type Outcome, type TestResult } from '../reports/model.js';
+import { isFlaky, type Outcome, type TestResult } from '../parsers/index.js';
 
 export type MergeMode = 'latest' | 'worst';
 export type FlakyMode = 'passed' | 'failed';

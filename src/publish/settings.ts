@@ -1,18 +1,13 @@
 /**
- * The pipeline's own settings (client, reports, gate, cycle, publish, quarantine), read by their
- * keys in the settings table (src/settings.ts: types, defaults, bounds, choices) with the generic
+ * The pipeline's own settings (reports, gate, cycle, publish), read by their
+ * keys in the settings table (src/settings/table.ts: types, defaults, bounds, choices) with the generic
  * readers bound to it (src/shared/setting-readers.ts). Each adapter supplies a SettingSource;
  * errors name the setting by key, and the adapter renders it (`--max-failed`, input `max-failed`).
  * Everything is checked here, before a report is read or a request sent.
  */
-import { normalizeBaseUrl } from '../api/base-url.js';
-import type { ClientOptions } from '../api/client.js';
 import { ConfigError, UsageError } from '../shared/errors.js';
-import type { RateLimit } from '../shared/rate.js';
-import { oneLine, type Redactor } from '../shared/redact.js';
-import { listSetting, type SettingSource } from '../shared/setting-readers.js';
-import { f } from '../api/filter.js';
-import type { RetryPolicy } from '../api/retry-policy.js';
+import type { Redactor } from '../shared/redact.js';
+import type { SettingSource } from '../shared/setting-readers.js';
 import type { CycleStatus } from '../schema/resources.js';
 import {
   choice,
@@ -20,94 +15,23 @@ import {
   flag,
   jsonSetting,
   numeric,
-  numericWithDefault,
-  rateSetting,
   required,
   settingValue as raw,
   THRESHOLD_KEYS,
-} from '../settings.js';
-import { type CaseFieldMapping, parseCaseFields } from './case-fields.js';
-import type { KeyCollisionMode } from './collisions.js';
-import type { CaseNames } from './inventory.js';
-import type { CycleOptions } from './cycle.js';
-import {
-  ciContext,
-  ciIdentity,
-  type CiIdentity,
-  isPullRequest,
-  renderCycleName,
-  workspaceOf,
-} from './context.js';
-import { checkPatternPlaceholders } from './series.js';
+} from '../settings/index.js';
+import { userFilterSetting } from '../client/index.js';
+import type { KeyCollisionMode } from '../domain/index.js';
+import type { CycleOptions } from '../domain/index.js';
+import { ciContext, ciIdentity, renderCycleName } from '../domain/index.js';
+import type { MatchOptions } from '../domain/index.js';
+import { matchSettings } from '../domain/index.js';
+import { caseWriteSettings, type CaseFieldMapping, type CaseNames } from '../inventory/index.js';
+import { triageGateSettings } from '../triage/index.js';
 import type { GateOptions } from './gate.js';
-import type { TriageGateOptions } from './triage.js';
-import type { BaselineMode } from './baseline.js';
-import { untilSetting } from './quarantine.js';
-import { parseAutoQuarantine } from './auto-quarantine.js';
-import { checkAutomationKeyTemplate, keyPattern, type MatchOptions } from './match.js';
 import type { ErrorAs, FlakyMode, MergeMode } from './results.js';
 import type { OnRunError, RunnerOutcome, RunnerStatus } from './verdict.js';
 
 type Env = Record<string, string | undefined>;
-
-/** A FiltrQL filter the user wrote, checked before any request (it is combined as parsed, see f.user). */
-export function userFilterSetting(src: SettingSource, key: string): string | undefined {
-  const v = raw(src, key);
-  if (v !== undefined) f.user(v, key);
-  return v;
-}
-
-/** The client of a run: address, token and pace, checked before anything is read or sent. */
-export type ClientSettings = Required<
-  Pick<ClientOptions, 'token' | 'concurrency' | 'timeoutMs'>
-> & {
-  baseUrl: URL;
-  rateLimit: RateLimit;
-  verbose: boolean;
-  retry: Pick<RetryPolicy, 'retryBaseMs' | 'rateLimitBaseMs' | 'maxWaitMs'>;
-};
-
-export function clientSettings(src: SettingSource): ClientSettings {
-  const baseUrl = required(src, 'base-url', 'the address of your region.');
-  const token = required(src, 'token', 'the API token, from your CI secret store.');
-  const retryBaseMs = numericWithDefault(src, 'retry-base-ms');
-  return {
-    baseUrl: normalizeBaseUrl(baseUrl, 'base-url'),
-    token,
-    concurrency: numericWithDefault(src, 'concurrency'),
-    timeoutMs: numericWithDefault(src, 'timeout-ms'),
-    rateLimit: rateSetting(src, 'rate-limit'),
-    verbose: flag(src, 'verbose'),
-    // The 429 backoff keeps its ratio to the fault backoff (src/api/retry-policy.ts).
-    retry: {
-      retryBaseMs,
-      rateLimitBaseMs: 2 * retryBaseMs,
-      maxWaitMs: numericWithDefault(src, 'max-wait-ms'),
-    },
-  };
-}
-
-/** Which reports to read, and how. */
-export interface ReportSettings {
-  patterns: string[];
-  format: string;
-  maxBytes: number;
-}
-
-export function reportSettings(src: SettingSource): ReportSettings {
-  const patterns = listSetting(src, 'reports');
-  if (patterns.length === 0)
-    throw new ConfigError(
-      'reports',
-      'is required: globs or directories of report files, e.g. build/test-results/**/*.xml.',
-      'MISSING_SETTING',
-    );
-  return {
-    patterns,
-    format: choice(src, 'format'),
-    maxBytes: numericWithDefault(src, 'max-report-bytes'),
-  };
-}
 
 /**
  * The gate's settings where the gate is the whole job (`gate`, mode gate): without a threshold it
@@ -156,78 +80,6 @@ export function gateSettings(src: SettingSource, env?: Env): GateOptions {
     basis: choice(src, 'pass-rate-basis'),
     filter: userFilterSetting(src, 'gate-filter'),
     ...triage,
-  };
-}
-
-/** `quarantine-field`: a custom field name, as a filter can name it (`customFields.<name>`). */
-export function quarantineFieldSetting(src: SettingSource): string {
-  const name = raw(src, 'quarantine-field')!;
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
-    throw new ConfigError(
-      'quarantine-field',
-      `"${name}" is not a custom field name a filter can name: letters, digits and _, not starting with a digit.`,
-    );
-  return name;
-}
-
-/** The gate's triage settings (src/publish/triage.ts): quarantine field, new failures, baseline. */
-function triageGateSettings(
-  src: SettingSource,
-  series: string | undefined,
-  ci: CiIdentity | undefined,
-): TriageGateOptions {
-  const maxNewFailures = numeric(src, 'max-new-failures');
-  const baselineCycle = raw(src, 'baseline-cycle');
-  const baseline = choice<BaselineMode>(src, 'baseline');
-  const baselineSeries = raw(src, 'baseline-series')!;
-  checkPatternPlaceholders(baselineSeries, 'baseline-series');
-  if (baselineCycle) checkPatternPlaceholders(baselineCycle, 'baseline-cycle');
-  const users = listSetting(src, 'notify-users').flatMap((u) => u.split(','));
-  const notify = { owners: choice(src, 'notify') === 'owners', users: users.map((u) => u.trim()) };
-  for (const email of notify.users)
-    if (!/^[^\s@]+@[^\s@]+$/.test(email) || email.includes('{$'))
-      throw new ConfigError('notify-users', `"${email}" is not an email address.`);
-  const notifying = notify.owners || notify.users.length > 0;
-  const source = baselineCycle
-    ? 'cycle'
-    : baseline === 'auto'
-      ? isPullRequest(ci)
-        ? 'series'
-        : 'previous'
-      : baseline;
-  if ((maxNewFailures !== undefined || notifying) && source === 'previous' && !series)
-    throw new ConfigError(
-      maxNewFailures !== undefined ? 'max-new-failures' : 'notify',
-      (w) =>
-        `needs a baseline: ${w.name('cycle-name')} (its template names the series whose previous cycle is compared), ${w.name('baseline-cycle')}, or ${w.value('baseline', 'series')} (the latest complete cycle of ${w.name('baseline-series')}).`,
-    );
-  const rule = raw(src, 'auto-quarantine');
-  const releaseAfter = numeric(src, 'release-after');
-  const autoQuarantine = {
-    ...(rule ? { rule: parseAutoQuarantine(rule) } : {}),
-    ...(releaseAfter === undefined ? {} : { releaseAfter }),
-  };
-  const ruling = rule !== undefined || releaseAfter !== undefined;
-  if (ruling && !series)
-    throw new ConfigError(
-      rule !== undefined ? 'auto-quarantine' : 'release-after',
-      (w) =>
-        `needs ${w.name('cycle-name')}: its template names the series whose cycles are looked at, e.g. "Nightly {date}".`,
-    );
-  return {
-    ...(ruling ? { autoQuarantine } : {}),
-    quarantineField: quarantineFieldSetting(src),
-    quarantineExpiryDays: numericWithDefault(src, 'quarantine-expiry-days'),
-    // The action passes every input's default, so "given" is "names another field than the default".
-    ...(quarantineFieldSetting(src) !== spec('quarantine-field').default
-      ? { quarantineFieldGiven: true }
-      : {}),
-    ...(maxNewFailures === undefined ? {} : { maxNewFailures }),
-    ...(baselineCycle ? { baselineCycle } : {}),
-    baseline,
-    baselineSeries,
-    ...(ci ? { ci } : {}),
-    ...(notifying ? { notify } : {}),
   };
 }
 
@@ -291,7 +143,7 @@ export interface PublishSettings {
   dryRun: boolean;
   gate: GateOptions;
   format: string;
-  /** publish --sync: sync's creates and updates first (src/publish/inventory.ts), never retiring. */
+  /** publish --sync: sync's creates and updates first (src/inventory/sync.ts), never retiring. */
   sync: boolean;
   caseFields?: CaseFieldMapping;
   /** publish --sync: how sync names the cases (absent: `key`). */
@@ -307,18 +159,6 @@ export interface PublishSettings {
   onRunError?: OnRunError;
   /** How the test runner ended, where the CI said (runner-outcome, runner-exit-code). */
   runner?: RunnerStatus;
-}
-
-/** How tests find their cases (publish and sync): key pattern, key template, workspace. */
-export function matchSettings(src: SettingSource, env: Env): MatchOptions {
-  const automationKey = raw(src, 'automation-key')!;
-  checkAutomationKeyTemplate(automationKey, 'automation-key');
-  return {
-    keyPattern: keyPattern(raw(src, 'key-pattern'), 'key-pattern'),
-    automationKey,
-    createMissingCases: flag(src, 'create-missing-cases'),
-    workspace: workspaceOf(raw(src, 'workspace'), env),
-  };
 }
 
 export function publishSettings(src: SettingSource, env: Env, secrets?: Redactor): PublishSettings {
@@ -343,25 +183,6 @@ export function publishSettings(src: SettingSource, env: Env, secrets?: Redactor
     ...caseWriteSettings(src),
     onRunError: choice(src, 'on-run-error'),
     ...runnerSetting(src),
-  };
-}
-
-/** How sync writes a test case, for sync and publish --sync (docs/design.md "Sync: what sync owns"). */
-export function caseWriteSettings(
-  src: SettingSource,
-): Pick<PublishSettings, 'caseFields' | 'caseNames' | 'replaceSteps' | 'ownershipField'> {
-  const caseFields = caseFieldsSetting(src);
-  const ownershipField = raw(src, 'ownership-field')?.trim() || undefined;
-  if (ownershipField && caseFields?.some((r) => r.field === ownershipField))
-    throw new ConfigError(
-      'ownership-field',
-      `${oneLine(ownershipField)} is mapped by case-fields too; sync's record needs a custom field of its own.`,
-    );
-  return {
-    caseFields,
-    caseNames: choice(src, 'case-names'),
-    replaceSteps: flag(src, 'replace-steps'),
-    ownershipField,
   };
 }
 
@@ -395,42 +216,5 @@ export function runnerSetting(src: SettingSource): { runner?: RunnerStatus } {
       setting: 'runner-exit-code',
       value: String(code),
     },
-  };
-}
-
-/** `case-fields`, parsed (syntax only; the Space's fields are checked before the first write). */
-export function caseFieldsSetting(src: SettingSource): CaseFieldMapping | undefined {
-  const mapping = raw(src, 'case-fields');
-  return mapping === undefined ? undefined : parseCaseFields(mapping, 'case-fields');
-}
-
-/** `quarantine add|remove|list` and mode quarantine (src/publish/quarantine.ts). */
-export interface QuarantineSettings {
-  action: 'add' | 'remove' | 'list';
-  field: string;
-  caseKey?: string;
-  reason?: string;
-  until?: string;
-  /** A quarantine without until ends this many days after it was set (0: never). */
-  expiryDays: number;
-}
-
-export function quarantineSettings(
-  src: SettingSource,
-  action: QuarantineSettings['action'],
-  now: Date,
-): QuarantineSettings {
-  const field = quarantineFieldSetting(src);
-  const expiryDays = numericWithDefault(src, 'quarantine-expiry-days');
-  if (action === 'list') return { action, field, expiryDays };
-  const caseKey = required(src, 'case-key', 'the key of the test case, e.g. DEMO-T12.');
-  if (action === 'remove') return { action, field, caseKey, expiryDays };
-  return {
-    action,
-    field,
-    expiryDays,
-    caseKey,
-    reason: required(src, 'reason', 'why the test is quarantined, e.g. "flaky: races the cache".'),
-    until: untilSetting(raw(src, 'until'), now),
   };
 }

@@ -5,14 +5,14 @@
  * size limit, cut with a note.
  */
 import { plural } from '../shared/words.js';
-import { markdownCell } from '../shared/markdown.js';
+import { cell, MAX_CELL_CHARS } from '../shared/markdown.js';
 import { clip } from '../shared/redact.js';
-import type { ParsedReport, TestResult } from '../reports/model.js';
-import type { Unmatched } from './match.js';
+import type { ParsedReport, TestResult } from '../parsers/index.js';
+import type { Unmatched } from '../domain/index.js';
 import type { PublishResult } from './publish.js';
-import { describeRuleChanges } from './auto-quarantine.js';
-import { renderSyncSection } from './sync-summary.js';
-import { triageSections } from './triage-summary.js';
+import { describeRuleChanges } from '../triage/index.js';
+import { renderSyncSection } from '../inventory/index.js';
+import { triageSections } from '../triage/index.js';
 import type { ReportRunError } from './verdict.js';
 
 export interface SummaryOptions {
@@ -23,18 +23,6 @@ export interface SummaryOptions {
 }
 
 export const MAX_SUMMARY_BYTES = 1024 * 1024 - 1024;
-
-/**
- * Data in the summary's head and rows is cut to this many characters first: an 80,000-character
- * cycle name still leaves a head far inside GitHub's 65,535 (check run summary, comment body).
- */
-export const MAX_CELL_CHARS = 500;
-
-/**
- * One piece of data, cut and escaped: the one neutraliser of every text people read (summaries,
- * comments, check runs, the service's notifications of src/publish/notify.ts).
- */
-export const cell = (text: string) => markdownCell(clip(text, MAX_CELL_CHARS));
 
 /** The failed and errored tests of the reports, each with its report file. */
 export function failedTests(reports: ParsedReport[]): { t: TestResult; file: string }[] {

@@ -4,8 +4,14 @@
  * cycle does not hold. What the cycle cannot record, only the publish step can say.
  */
 import type { RunnerOutcome } from '../shared/defaults.js';
-import { oneLine } from '../shared/redact.js';
-import type { ParsedReport, RunError, TestResult } from '../reports/model.js';
+import {
+  describeRunError,
+  runErrorsOf,
+  type ParsedReport,
+  type TestResult,
+} from '../parsers/index.js';
+
+export { describeRunError, runErrorsOf, type ReportRunError } from '../parsers/index.js';
 
 export type { RunnerOutcome };
 
@@ -17,22 +23,6 @@ export interface RunnerStatus {
   outcome: RunnerOutcome;
   setting: 'runner-outcome' | 'runner-exit-code';
   value: string;
-}
-
-/** A run error with the report that names it. */
-export interface ReportRunError extends RunError {
-  report: string;
-}
-
-/** Every run error of the reports, each with its report. */
-export function runErrorsOf(reports: readonly ParsedReport[]): ReportRunError[] {
-  return reports.flatMap((r) => (r.runErrors ?? []).map((e) => ({ report: r.file, ...e })));
-}
-
-/** A run error on one line: where (its file, else suite, else report) and what the runner said. */
-export function describeRunError(error: ReportRunError): string {
-  const where = error.file ?? error.suite;
-  return oneLine(`${error.report}: ${where ? `${where}: ` : ''}${error.message}`);
 }
 
 export function isFailing(test: TestResult): boolean {

@@ -1,5 +1,5 @@
 /**
- * The defaults the settings table (src/settings.ts) shows, and the layers apply when a caller of
+ * The defaults the settings table (src/settings/table.ts) shows, and the layers apply when a caller of
  * the library gives none, written once here: the table may import the leaf without reaching up
  * into the layers that use them (docs/architecture.md "Who may import whom"). The rate limit's
  * default is beside its format in src/shared/rate.ts.
@@ -13,7 +13,7 @@ export const DEFAULT_CONCURRENCY = 4;
 
 /**
  * First backoff after a 5xx or lost answer, doubling per attempt (the 429 backoff is twice it:
- * src/api/retry-policy.ts).
+ * src/client/retry-policy.ts).
  */
 export const DEFAULT_RETRY_BASE_MS = 1000;
 
@@ -26,7 +26,7 @@ export const DEFAULT_KEY_PATTERN = '\\b[A-Z][A-Z0-9_]*-T[0-9]+\\b';
 /**
  * The test's file relative to the workspace, then the test as its runner names it: the same for
  * every reporter of one runner (docs/architecture.md "Test identity"). Up to 0.1.0 it was
- * PREVIOUS_AUTOMATION_KEY of src/publish/match.ts.
+ * PREVIOUS_AUTOMATION_KEY of src/domain/match.ts.
  */
 export const DEFAULT_AUTOMATION_KEY = '{file} › {test}';
 
@@ -65,7 +65,7 @@ export const REPORT_EXTENSIONS = ['xml', 'json', 'jsonl', 'ndjson', 'trx', 'tap'
 
 /**
  * The report formats by id, in the order detection tries them (the first match wins): the
- * `--format` choices. src/reports/registry.ts gives each its parser.
+ * `--format` choices. src/parsers/registry.ts gives each its parser.
  */
 export const REPORT_FORMAT_IDS = [
   'junit',

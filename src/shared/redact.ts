@@ -14,7 +14,7 @@ import {
   CONTROL_CODES,
   CONTROL_CODES_BUT_ESC,
 } from './control-codes.js';
-import type { SettingWords, Words } from './errors.js';
+import type { SettingWords, Words } from './words.js';
 
 const MASK = '***';
 

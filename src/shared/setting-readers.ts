@@ -1,7 +1,7 @@
 /**
  * The generic setting readers (`text`, `flag`, `numeric`, `choice` and friends): a value by its
  * key from an adapter's SettingSource, checked against the key's declaration (type, default,
- * choices, bounds, unit). The declarations are the settings table's (src/settings.ts), which binds
+ * choices, bounds, unit). The declarations are the settings table's (src/settings/table.ts), which binds
  * these readers to itself once (`settingReaders(settingOf)`); the leaf imports nothing of ours, so
  * the table comes in as a lookup. Errors name the setting by key and the adapter renders it
  * (`--max-failed`, input `max-failed`). The pipeline's own settings are in src/publish/settings.ts.
@@ -19,7 +19,7 @@ export interface SettingSource {
   list?(key: string): string[] | undefined;
 }
 
-/** What a reader checks of a setting's declaration (src/settings.ts `Setting`). */
+/** What a reader checks of a setting's declaration (src/settings/table.ts `Setting`). */
 export interface SettingRule {
   type: string;
   /** As a user writes it. */
@@ -80,12 +80,12 @@ function splitPatterns(text: string): string[] {
   return [...patterns, current.trim()];
 }
 
-/** The readers of one table of declarations: src/settings.ts binds them to the settings table. */
+/** The readers of one table of declarations: src/settings/table.ts binds them to the settings table. */
 export function settingReaders(lookup: (key: string) => SettingRule | undefined) {
   /** The declaration of a setting; a key that is not in the table is a bug, not a user error. */
   function spec(key: string): SettingRule {
     const s = lookup(key);
-    if (!s) throw new Error(`no setting "${key}" in src/settings.ts`);
+    if (!s) throw new Error(`no setting "${key}" in src/settings/table.ts`);
     return s;
   }
 

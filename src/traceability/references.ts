@@ -5,7 +5,7 @@
  * name, and the JUnit properties `requirement` / `requirements` (a comma list, as Xray's JUnit
  * import reads it). The full reading of every runner's annotations replaces this file.
  */
-import type { TestResult } from '../reports/model.js';
+import type { TestResult } from '../parsers/index.js';
 import type { SettingSource } from '../shared/setting-readers.js';
 
 export interface TraceOptions {

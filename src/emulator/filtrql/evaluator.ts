@@ -11,7 +11,7 @@ import {
 } from '../../schema/resources.js';
 import type { Expr, Span, ValueNode } from './ast.js';
 import { parseFilter } from './parser.js';
-import { own } from '../own.js';
+import { own } from '../model/own.js';
 import { FUNCTIONS, TIME_UNITS } from './reference.js';
 
 export interface FilterRecord {

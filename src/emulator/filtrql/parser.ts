@@ -11,7 +11,7 @@
  */
 import type { CompareOp, Expr, Quantifier, Span, TimeUnit, ValueNode } from './ast.js';
 import { FilterSyntaxError, tokenize, type Token, type TokenKind } from './lexer.js';
-import { own } from '../own.js';
+import { own } from '../model/own.js';
 import { FUNCTIONS } from './reference.js';
 
 export function parseFilter(input: string): Expr {

@@ -1,0 +1,48 @@
+/**
+ * The job layer, the one way in for both adapters (docs/architecture.md "One way in for both
+ * adapters"): each job of docs/design.md prepared and run once (settings checked, reports read,
+ * client built, job run), and what an adapter needs to render what a job returns.
+ */
+export { maskToken, runJob, type Job, type JobIO, type JobOutcome, type Prepared } from './job.js';
+export {
+  checkJob,
+  closeCycleJob,
+  createCycleJob,
+  gateJob,
+  publishJob,
+  quarantineJob,
+  reportJob,
+  syncJob,
+  type CheckOutcome,
+  type PublishOutcome,
+  type QuarantineOutcome,
+  type ReportOutcome,
+} from './jobs.js';
+export { NoTestsError, readReportSet, reportSettings, type ReportSettings } from './reports.js';
+
+// What the adapters render a job's result with.
+export {
+  cycleInfo,
+  failedTests,
+  GateFailedError,
+  gateOutcome,
+  headline,
+  MAX_SUMMARY_BYTES,
+  quarantineNote,
+  renderSummary,
+  type CreateCycleResult,
+  type PublishResult,
+} from '../publish/index.js';
+export { describeSyncResult, renderSyncSummary, type SyncResult } from '../inventory/index.js';
+export { describeRuleChanges, triageLines } from '../triage/index.js';
+export { renderJson } from '../dashboard/index.js';
+export {
+  addCounts,
+  countTests,
+  describeRunError,
+  noCounts,
+  type Counts,
+  type ParsedReport,
+  type TestResult,
+} from '../parsers/index.js';
+export type { RequestFigures, TokenStanding } from '../client/index.js';

@@ -1,0 +1,165 @@
+/**
+ * Every job of docs/design.md that talks to the service, once, for both adapters: what settings it
+ * reads, which reports, and what it runs. The CLI's commands and the action's modes name one of
+ * these; each returns its result for the adapter to render (text or JSON, outputs and summaries).
+ */
+import { writeFile } from 'node:fs/promises';
+import { tokenStanding, type Resource, type TokenStanding } from '../client/index.js';
+import {
+  buildReport,
+  dashboardSettings,
+  describePlan,
+  type BuiltReport,
+} from '../dashboard/index.js';
+import { syncSettings, sync, type SyncResult } from '../inventory/index.js';
+import type { ParsedReport } from '../parsers/index.js';
+import {
+  closeCycle,
+  createCycle,
+  createCycleSettings,
+  cycleSettings,
+  gateCycle,
+  gateOnlySettings,
+  publish,
+  publishSettings,
+  type CreateCycleResult,
+  type PublishResult,
+} from '../publish/index.js';
+import { choice } from '../settings/index.js';
+import {
+  quarantineSettings,
+  runQuarantine,
+  type QuarantinedCase,
+  type QuarantineSettings,
+} from '../triage/index.js';
+import type { Job } from './job.js';
+import { readReportSet, reportSettings } from './reports.js';
+
+/** A publish or a gate: its result, and the reports it read (none for a gate). */
+export interface PublishOutcome {
+  result: PublishResult;
+  reports: ParsedReport[];
+}
+
+/** publish: reports into a cycle, then the gate (docs/design.md "CLI contract"). */
+export const publishJob: Job<PublishOutcome> = async (io) => {
+  const settings = publishSettings(io.settings, io.env, io.redactor);
+  io.adapterSettings?.();
+  // Reports next: a missing or broken report fails before any request.
+  const reports = await readReportSet(reportSettings(io.settings), io.logger);
+  return async (client) => ({
+    result: await publish(client, {
+      ...settings,
+      reports,
+      logger: io.logger,
+      progress: io.progress,
+      signal: io.signal,
+    }),
+    reports,
+  });
+};
+
+/** gate: one aggregate over a cycle, then thresholds (docs/design.md "CLI contract"). */
+export const gateJob: Job<PublishOutcome> = async (io) => {
+  const target = cycleSettings(io.settings, io.env, io.redactor);
+  const gate = gateOnlySettings(io.settings, io.env);
+  io.adapterSettings?.();
+  return async (client) => ({
+    result: await gateCycle(client, target, gate, io.logger),
+    reports: [],
+  });
+};
+
+/** cycle create, mode create-cycle: find or create a cycle by name, optionally populated. */
+export const createCycleJob: Job<CreateCycleResult> = async (io) => {
+  const settings = createCycleSettings(io.settings, io.env, io.redactor);
+  io.adapterSettings?.();
+  return (client) => createCycle(client, { ...settings, logger: io.logger });
+};
+
+/** cycle close, mode close-cycle: a cycle set to DONE. */
+export const closeCycleJob: Job<Resource<'test_cycles'>> = async (io) => {
+  const target = cycleSettings(io.settings, io.env, io.redactor);
+  io.adapterSettings?.();
+  return (client) => closeCycle(client, target);
+};
+
+/** report: a series of cycles, its page written (and its Markdown, where a file is named). */
+export interface ReportOutcome extends BuiltReport {
+  htmlFile: string;
+  markdownFile?: string;
+}
+
+export const reportJob: Job<ReportOutcome> = async (io) => {
+  const settings = dashboardSettings(io.settings);
+  io.adapterSettings?.();
+  return async (client) => {
+    const report = await buildReport(client, settings, {
+      onPlan: (plan) => io.logger.info(describePlan(plan)),
+    });
+    // Data from the service, written where people open it: the token in none of its forms.
+    await writeFile(settings.htmlFile, io.redactor.redact(report.html));
+    if (settings.markdownFile)
+      await writeFile(settings.markdownFile, io.redactor.redact(report.markdown));
+    return { ...report, htmlFile: settings.htmlFile, markdownFile: settings.markdownFile };
+  };
+};
+
+/** sync: the Space's automated test cases kept in step with the reports (docs/design.md "Sync"). */
+export const syncJob: Job<SyncResult> = async (io) => {
+  const settings = syncSettings(io.settings, io.env);
+  io.adapterSettings?.();
+  const reports = await readReportSet(reportSettings(io.settings), io.logger);
+  return (client) => sync(client, { ...settings, reports, logger: io.logger, signal: io.signal });
+};
+
+/** What a quarantine command did: the cases it shows, and one text for people. */
+export interface QuarantineOutcome {
+  action: string;
+  quarantined: QuarantinedCase[];
+  text: string;
+}
+
+/**
+ * quarantine add|remove|list: `action` as the CLI's command names it; absent, as the setting
+ * `quarantine-action` says (the action's mode quarantine).
+ */
+export function quarantineJob(action?: QuarantineSettings['action']): Job<QuarantineOutcome> {
+  return async (io) => {
+    const now = new Date();
+    const settings = quarantineSettings(
+      io.settings,
+      action ?? choice<QuarantineSettings['action']>(io.settings, 'quarantine-action'),
+      now,
+    );
+    io.adapterSettings?.();
+    return (client) => runQuarantine(client, settings, () => now);
+  };
+}
+
+/** What `check` found: the Space the base URL reaches, and what the token may do. */
+export interface CheckOutcome {
+  project: { id: string; name: string | null; key: string | null };
+  baseUrl: string;
+  token: TokenStanding;
+}
+
+/**
+ * check: the Space proves the base URL, the region and the token; the tokens resource tells
+ * whether the token may write (a 403 on writes), and until when.
+ */
+export const checkJob: Job<CheckOutcome> = async (io) => {
+  io.adapterSettings?.();
+  return async (client, { token }) => {
+    const project = await client.project();
+    return {
+      project: {
+        id: project.id,
+        name: (project.attributes.name as string | undefined) ?? null,
+        key: (project.attributes.key as string | undefined) ?? null,
+      },
+      baseUrl: client.baseUrl.href,
+      token: await tokenStanding(client, token),
+    };
+  };
+};
