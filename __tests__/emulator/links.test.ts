@@ -1,9 +1,9 @@
 /**
- * Requirement links as JSON:API relationships (docs/service-api.md "Requirement links"): the
+ * Requirement links as JSON:API relationships (docs/service-api.md 2.12): the
  * linkage of test_cases.requirements, its updates (JSON:API 1.1 "Updating To-Many
  * Relationships": adding a member that is there and removing one that is not change nothing), the
  * related routes both ways, the relation in FiltrQL quantifiers; and the `links` resource of
- * work-item links (docs/service-api.md "Work-item links").
+ * work-item links (docs/service-api.md 2.12, its work-item links).
  */
 import {
   call,

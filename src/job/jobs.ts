@@ -4,14 +4,20 @@
  * these; each returns its result for the adapter to render (text or JSON, outputs and summaries).
  */
 import { writeFile } from 'node:fs/promises';
-import { tokenStanding, type Resource, type TokenStanding } from '../client/index.js';
+import {
+  requestsOf,
+  tokenStanding,
+  type Resource,
+  type ServiceClient,
+  type TokenStanding,
+} from '../client/index.js';
 import {
   buildReport,
   dashboardSettings,
   describePlan,
   type BuiltReport,
 } from '../dashboard/index.js';
-import { syncSettings, sync, type SyncResult } from '../inventory/index.js';
+import { declarationEvidence, syncSettings, sync, type SyncResult } from '../inventory/index.js';
 import type { ParsedReport } from '../parsers/index.js';
 import {
   closeCycle,
@@ -32,31 +38,81 @@ import {
   type QuarantinedCase,
   type QuarantineSettings,
 } from '../triage/index.js';
-import type { Job } from './job.js';
+import {
+  describeTrace,
+  traceLinks,
+  traceSettings,
+  type TraceResult,
+  type TraceSettings,
+} from '../traceability/index.js';
+import type { Job, JobIO } from './job.js';
 import { readReportSet, reportSettings } from './reports.js';
+
+/** What --trace did (or, in a dry run, would do), where it was asked for. */
+export interface Traced {
+  trace?: TraceResult;
+}
 
 /** A publish or a gate: its result, and the reports it read (none for a gate). */
 export interface PublishOutcome {
-  result: PublishResult;
+  result: PublishResult & Traced;
   reports: ParsedReport[];
+}
+
+/**
+ * --trace after the job's own writes, so that the cases it created are linked too
+ * (src/traceability/links.ts); its warnings join the job's, its requests the dry run's plan.
+ */
+async function traceStep(
+  client: ServiceClient,
+  trace: TraceSettings,
+  io: JobIO,
+  options: Omit<Parameters<typeof traceLinks>[1], 'trace' | 'logger' | 'signal'>,
+): Promise<TraceResult> {
+  const result = await traceLinks(client, {
+    ...options,
+    trace: trace.options,
+    logger: io.logger,
+    signal: io.signal,
+  });
+  io.logger.info(describeTrace(result));
+  return result;
 }
 
 /** publish: reports into a cycle, then the gate (docs/design.md "CLI contract"). */
 export const publishJob: Job<PublishOutcome> = async (io) => {
   const settings = publishSettings(io.settings, io.env, io.redactor);
+  const trace = traceSettings(io.settings);
   io.adapterSettings?.();
   // Reports next: a missing or broken report fails before any request.
   const reports = await readReportSet(reportSettings(io.settings), io.logger);
-  return async (client) => ({
-    result: await publish(client, {
+  return async (client) => {
+    const result: PublishResult & Traced = await publish(client, {
       ...settings,
       reports,
       logger: io.logger,
       progress: io.progress,
       signal: io.signal,
-    }),
-    reports,
-  });
+    });
+    if (!trace.trace) return { result, reports };
+    const before = client.stats.total;
+    result.trace = await traceStep(client, trace, io, {
+      reports,
+      match: settings.match,
+      remove: false,
+      dryRun: settings.dryRun,
+      // A dry run: the cases this publish would create (create-missing-cases, sync) get links too.
+      creates: () => settings.match.createMissingCases || settings.sync,
+    });
+    result.warnings.push(...result.trace.warnings);
+    if (result.dryRun) {
+      // The trace's reads the run sends too; its writes follow the run's.
+      result.dryRun.plannedRequests += result.trace.plannedRequests;
+      result.dryRun.totalRequests += client.stats.total - before + result.trace.plannedRequests;
+    }
+    result.requests = requestsOf(client);
+    return { result, reports };
+  };
 };
 
 /** gate: one aggregate over a cycle, then thresholds (docs/design.md "CLI contract"). */
@@ -106,11 +162,37 @@ export const reportJob: Job<ReportOutcome> = async (io) => {
 };
 
 /** sync: the Space's automated test cases kept in step with the reports (docs/design.md "Sync"). */
-export const syncJob: Job<SyncResult> = async (io) => {
+export const syncJob: Job<SyncResult & Traced> = async (io) => {
   const settings = syncSettings(io.settings, io.env);
+  const trace = traceSettings(io.settings);
   io.adapterSettings?.();
   const reports = await readReportSet(reportSettings(io.settings), io.logger);
-  return (client) => sync(client, { ...settings, reports, logger: io.logger, signal: io.signal });
+  return async (client) => {
+    const result: SyncResult & Traced = await sync(client, {
+      ...settings,
+      reports,
+      logger: io.logger,
+      signal: io.signal,
+    });
+    if (!trace.trace) return result;
+    result.trace = await traceStep(client, trace, io, {
+      reports,
+      match: settings.match,
+      remove: true,
+      dryRun: settings.dryRun,
+      // The evidence retirement asks before an archive (src/inventory/retire.ts).
+      evidence: declarationEvidence(
+        reports,
+        settings.match.automationKey,
+        settings.match.workspace,
+      ),
+      creates: () => true,
+    });
+    result.warnings.push(...result.trace.warnings);
+    if (result.dryRun) result.plannedRequests += result.trace.plannedRequests;
+    result.requests = requestsOf(client);
+    return result;
+  };
 };
 
 /** What a quarantine command did: the cases it shows, and one text for people. */

@@ -435,7 +435,7 @@ export const RESOURCES = {
     },
   },
   // Gap (2.11): "links between these and issue-tracker work items" are named, not shown. The
-  // emulator's assumption (docs/service-api.md 2.12, rule 6): a link of a test case to a work
+  // emulator's assumption (docs/service-api.md 2.12, its work-item links): a link of a test case to a work
   // item (a tracker's key or a URL), made once per pair and deleted, never edited; `origin` says
   // which tool made it (a person's link has none).
   links: {

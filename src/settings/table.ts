@@ -25,6 +25,7 @@ import { DEFAULT_RATE_LIMIT, formatRateLimit } from '../shared/rate.js';
 import type { Words } from '../shared/errors.js';
 import { listSetting, settingReaders, type SettingSource } from '../shared/setting-readers.js';
 import { SYNC_SETTINGS } from './sync.js';
+import { TRACE_SETTINGS } from './trace.js';
 
 /** The action's `mode` values. */
 export const MODES = [
@@ -871,6 +872,7 @@ export const SETTINGS = {
       'The emulator: injected faults, e.g. 429=0.1,5xx=0.05,reset=0.02,latency=5-50,etag-bump=0.1,seed=42.',
   },
   ...SYNC_SETTINGS,
+  ...TRACE_SETTINGS,
 } as const satisfies Record<string, Setting>;
 
 export function settingOf(key: string): Setting | undefined {
