@@ -7,6 +7,7 @@ export { maskToken, runJob, type Job, type JobIO, type JobOutcome, type Prepared
 export {
   checkJob,
   closeCycleJob,
+  coverageJob,
   createCycleJob,
   gateJob,
   publishJob,
@@ -36,6 +37,7 @@ export {
 export { describeSyncResult, renderSyncSummary, type SyncResult } from '../inventory/index.js';
 export { describeRuleChanges, triageLines } from '../triage/index.js';
 export { renderJson } from '../dashboard/index.js';
+export { describeCoverage, type CoverageResult } from '../traceability/index.js';
 export {
   addCounts,
   countTests,

@@ -39,6 +39,9 @@ import {
   type QuarantineSettings,
 } from '../triage/index.js';
 import {
+  coverageOfCycle,
+  coverageSettings,
+  type CoverageResult,
   describeTrace,
   traceLinks,
   traceSettings,
@@ -244,4 +247,12 @@ export const checkJob: Job<CheckOutcome> = async (io) => {
       token: await tokenStanding(client, token),
     };
   };
+};
+
+/** coverage: the requirements in scope, their linked cases' results in a cycle, the thresholds. */
+export const coverageJob: Job<CoverageResult> = async (io) => {
+  const target = cycleSettings(io.settings, io.env, io.redactor);
+  const settings = coverageSettings(io.settings);
+  io.adapterSettings?.();
+  return (client) => coverageOfCycle(client, target, settings);
 };

@@ -55,6 +55,7 @@ export type CommandName =
   | 'emulator'
   | 'report'
   | 'sync'
+  | 'coverage'
   | QuarantineCommand;
 
 /** `testcycle quarantine add|remove|list` (src/cli/quarantine.ts). */
@@ -154,11 +155,12 @@ const SERVICE: readonly CommandName[] = [
   'check',
   'report',
   'sync',
+  'coverage',
   ...QUARANTINE_COMMANDS,
 ];
 const GATE_MODES: readonly Mode[] = ['publish', 'gate'];
 const GATE_COMMANDS: readonly CommandName[] = ['publish', 'gate'];
-const CYCLE_TARGET: readonly CommandName[] = ['publish', 'gate', 'cycle close'];
+const CYCLE_TARGET: readonly CommandName[] = ['publish', 'gate', 'cycle close', 'coverage'];
 /** A need that holds where publish reads the setting (other commands read it for themselves). */
 const IN_PUBLISH = { commands: ['publish'], modes: ['publish'] } as const;
 /** The extensions the discovery code reads (src/parsers/discover.ts), in words: `.xml, ... and .trx`. */
@@ -242,6 +244,8 @@ export const SETTINGS = {
         'Key of an existing cycle to publish into (e.g. DEMO-R12). Use this or --cycle-name.',
       gate: 'Key of the cycle to gate (e.g. DEMO-R12). Use this or --cycle-name.',
       'cycle close': 'Key of the cycle to set to DONE (e.g. DEMO-R12). Use this or --cycle-name.',
+      coverage:
+        'Key of the cycle whose results cover the requirements (e.g. DEMO-R12). Use this or --cycle-name.',
     },
   },
   'cycle-name': {
@@ -257,6 +261,7 @@ export const SETTINGS = {
       'cycle create': `Name of the cycle; found, or created. ${CYCLE_NAME_PLACEHOLDERS}`,
       gate: `Name of the cycle to gate; it must exist. ${CYCLE_NAME_PLACEHOLDERS}`,
       'cycle close': `Name of the cycle to set to DONE; it must exist. ${CYCLE_NAME_PLACEHOLDERS}`,
+      coverage: `Name of the cycle whose results cover the requirements; it must exist. ${CYCLE_NAME_PLACEHOLDERS}`,
     },
   },
   'create-cycle': {
@@ -816,6 +821,7 @@ export const SETTINGS = {
       'check',
       'report',
       'sync',
+      'coverage',
       ...QUARANTINE_COMMANDS,
     ],
     description: 'Print one JSON object on stdout.',

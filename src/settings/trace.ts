@@ -11,4 +11,29 @@ export const TRACE_SETTINGS = {
     description:
       "Link each test's test case to the requirements (by requirementKey) and work items its test names, adding the links that are missing. With sync, also remove the links testcycle made that the code no longer names, when the test ran in full in this run; a link a person made is never removed. A requirement key no requirement holds is reported, never created. Needs a server whose /openapi.json offers the link routes; otherwise one line says what is missing and the job goes on.",
   },
+  requirements: {
+    type: 'filter',
+    placeholder: 'FILTRQL',
+    commands: ['coverage'],
+    description:
+      'Coverage: the requirements in scope, a FiltrQL condition on requirements (e.g. status = "APPROVED"); default: every requirement that is not ARCHIVED.',
+  },
+  'min-coverage': {
+    type: 'number',
+    min: 0,
+    max: 100,
+    placeholder: 'PCT',
+    unit: 'percent',
+    commands: ['coverage'],
+    description:
+      'Coverage: fail (exit 1, naming them) when fewer than this percentage of the requirements in scope are PASSED in the cycle (every linked test case with a result passed).',
+  },
+  'max-failing-requirements': {
+    type: 'integer',
+    min: 0,
+    placeholder: 'N',
+    commands: ['coverage'],
+    description:
+      'Coverage: fail (exit 1, naming them) when more requirements than this are FAILED in the cycle (a linked test case failed or was blocked).',
+  },
 } as const;

@@ -20,4 +20,23 @@ export {
   type TraceResult,
 } from './links.js';
 export { describeTrace } from './describe.js';
-export { traceSettings, type TraceSettings } from './settings.js';
+export {
+  coverageSettings,
+  traceSettings,
+  type CoverageSettings,
+  type TraceSettings,
+} from './settings.js';
+export {
+  COVERAGE_STATUSES,
+  coverageOfCycle,
+  coverageReasons,
+  describeCoverage,
+  hasCoverageThresholds,
+  readCoverage,
+  statusOf,
+  type Coverage,
+  type CoverageResult,
+  type CoverageStatus,
+  type CoverageThresholds,
+  type RequirementCoverage,
+} from './coverage.js';

@@ -1,0 +1,214 @@
+/**
+ * `testcycle coverage` against the emulator (docs/design.md "Traceability: coverage"): PASSED,
+ * FAILED, NOT_RUN and UNCOVERED where they belong, the thresholds naming the requirements that
+ * missed, the scope filter checked before any request, and the requests counted against the
+ * budget ceil(R/100) + ceil(N/100) + a few.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { RunningEmulator } from '../../src/emulator/index.js';
+import { call, closeEmulators, emulator, RW, testSeed } from '../helpers/emulator.js';
+import { runCli } from '../helpers/cli.js';
+
+afterEach(closeEmulators);
+
+interface T {
+  name: string;
+  requirements?: string;
+  outcome?: 'passed' | 'failed';
+}
+
+function junit(tests: T[]): string {
+  const dir = mkdtempSync(join(tmpdir(), 'testcycle-coverage-'));
+  const file = join(dir, 'junit.xml');
+  const cases = tests.map(
+    (t) =>
+      `<testcase classname="Suite" name="${t.name}">${
+        t.requirements
+          ? `<properties><property name="requirements" value="${t.requirements}"/></properties>`
+          : ''
+      }${t.outcome === 'failed' ? '<failure message="boom"/>' : ''}</testcase>`,
+  );
+  writeFileSync(
+    file,
+    `<testsuite name="Suite" tests="${tests.length}">${cases.join('')}</testsuite>`,
+  );
+  return file;
+}
+
+const envOf = (emu: RunningEmulator) => ({
+  TESTCYCLE_BASE_URL: emu.url,
+  TESTCYCLE_TOKEN: RW,
+  TESTCYCLE_RATE_LIMIT: '100000/1m',
+});
+
+/**
+ * Cases Suite.test0..2; DEMO-REQ1 linked to test0 (passes), DEMO-REQ2 to test0 and test1 (fails),
+ * DEMO-REQ3 to test2 (not in the run), DEMO-REQ4 to none, DEMO-REQ5 ARCHIVED (out of scope).
+ */
+async function space(): Promise<RunningEmulator> {
+  const emu = await emulator({
+    seed: testSeed({
+      testCases: [0, 1, 2].map((i) => ({
+        name: `Suite.test${i}`,
+        automationKey: `Suite.test${i}`,
+        automationStatus: 'AUTOMATED',
+        status: 'ACTIVE',
+      })),
+      requirements: [
+        { name: 'Sign in', status: 'APPROVED' },
+        { name: 'Sign out', status: 'APPROVED' },
+        { name: 'Audit', status: 'DRAFT' },
+        { name: 'Export', status: 'APPROVED' },
+        { name: 'Old', status: 'ARCHIVED' },
+      ],
+    }),
+    rateLimit: '100000/1m',
+  });
+  const published = await runCli(
+    [
+      'publish',
+      '--report',
+      junit([
+        { name: 'test0', requirements: 'DEMO-REQ1,DEMO-REQ2' },
+        { name: 'test1', requirements: 'DEMO-REQ2', outcome: 'failed' },
+      ]),
+      '--cycle-name',
+      'CI',
+      '--trace',
+    ],
+    envOf(emu),
+  );
+  expect(published.code).toBe(0);
+  // test2's case is linked to DEMO-REQ3 in the app; test2 is not in the run.
+  const case2 = [...emu.service.store.all('test_cases')].find(
+    (c) => c.attributes.automationKey === 'Suite.test2',
+  )!;
+  const req3 = [...emu.service.store.all('requirements')].find(
+    (r) => r.attributes.requirementKey === 'DEMO-REQ3',
+  )!;
+  await call(emu, 'POST', `/test_cases/${case2.id}/relationships/requirements`, {
+    body: { data: [{ type: 'requirements', id: req3.id }] },
+  });
+  return emu;
+}
+
+const keyOf = (emu: RunningEmulator, automationKey: string) =>
+  String(
+    [...emu.service.store.all('test_cases')].find(
+      (c) => c.attributes.automationKey === automationKey,
+    )!.attributes.testCaseKey,
+  );
+
+test('coverage --json: each requirement in scope, its cases and their results, and its status', async () => {
+  const emu = await space();
+  const { code, out } = await runCli(['coverage', '--cycle-name', 'CI', '--json'], envOf(emu));
+  expect(code).toBe(0);
+  const result = JSON.parse(out);
+  const [t0, t1, t2] = ['Suite.test0', 'Suite.test1', 'Suite.test2'].map((k) => keyOf(emu, k));
+  expect(result.requirements).toEqual([
+    { key: 'DEMO-REQ1', name: 'Sign in', status: 'PASSED', cases: [{ key: t0, result: 'PASSED' }] },
+    {
+      key: 'DEMO-REQ2',
+      name: 'Sign out',
+      status: 'FAILED',
+      cases: [
+        { key: t0, result: 'PASSED' },
+        { key: t1, result: 'FAILED' },
+      ],
+    },
+    { key: 'DEMO-REQ3', name: 'Audit', status: 'NOT_RUN', cases: [{ key: t2, result: null }] },
+    { key: 'DEMO-REQ4', name: 'Export', status: 'UNCOVERED', cases: [] },
+  ]);
+  expect(result.totals).toEqual({
+    requirements: 4,
+    passed: 1,
+    failed: 1,
+    notRun: 1,
+    uncovered: 1,
+    coverage: 25,
+  });
+  expect(result.gate).toEqual({ passed: true, reasons: [] });
+});
+
+test('--min-coverage 100 and --max-failing-requirements 0 exit 1 naming the requirements that missed', async () => {
+  const emu = await space();
+  const min = await runCli(['coverage', '--cycle-name', 'CI', '--min-coverage', '100'], envOf(emu));
+  expect(min.code).toBe(1);
+  expect(min.out).toContain(
+    'coverage failed: requirement coverage 25% is below 100%; not PASSED: DEMO-REQ2 (FAILED), DEMO-REQ3 (NOT_RUN), DEMO-REQ4 (UNCOVERED)',
+  );
+  const failing = await runCli(
+    ['coverage', '--cycle-name', 'CI', '--max-failing-requirements', '0', '--json'],
+    envOf(emu),
+  );
+  expect(failing.code).toBe(1);
+  expect(JSON.parse(failing.out).gate.reasons).toEqual([
+    '1 requirement(s) FAILED (at most 0 allowed): DEMO-REQ2 (FAILED)',
+  ]);
+  const met = await runCli(
+    ['coverage', '--cycle-name', 'CI', '--min-coverage', '25', '--max-failing-requirements', '1'],
+    envOf(emu),
+  );
+  expect(met.code).toBe(0);
+});
+
+test('--requirements narrows the scope with a FiltrQL condition; a bad one fails before any request', async () => {
+  const emu = await space();
+  const { out } = await runCli(
+    ['coverage', '--cycle-name', 'CI', '--requirements', 'status = "APPROVED"', '--json'],
+    envOf(emu),
+  );
+  expect(JSON.parse(out).requirements.map((r: { key: string }) => r.key)).toEqual([
+    'DEMO-REQ1',
+    'DEMO-REQ2',
+    'DEMO-REQ4',
+  ]);
+  const before = emu.stats().total;
+  const bad = await runCli(
+    ['coverage', '--cycle-name', 'CI', '--requirements', 'status = "APPROVED" OR'],
+    envOf(emu),
+  );
+  expect(bad.code).toBe(2);
+  expect(bad.err).toContain('--requirements');
+  expect(emu.stats().total).toBe(before);
+});
+
+test('requests: R requirements over a cycle of N executions in ceil(R/100) + ceil(N/100) + 1', async () => {
+  const R = 150;
+  const N = 250;
+  const emu = await emulator({
+    seed: testSeed({
+      requirements: Array.from({ length: R }, (_, i) => ({ name: `R${i}`, status: 'APPROVED' })),
+    }),
+    rateLimit: '100000/1m',
+  });
+  // Test i names requirement i % R: every requirement is covered, by one or two tests.
+  const tests = Array.from({ length: N }, (_, i) => ({
+    name: `test${i}`,
+    requirements: `DEMO-REQ${(i % R) + 1}`,
+  }));
+  const published = await runCli(
+    [
+      'publish',
+      '--report',
+      junit(tests),
+      '--cycle-name',
+      'CI',
+      '--create-missing-cases',
+      '--trace',
+    ],
+    envOf(emu),
+  );
+  expect(published.code).toBe(0);
+  const before = emu.stats().total;
+  const { out } = await runCli(['coverage', '--cycle-name', 'CI', '--json'], envOf(emu));
+  const result = JSON.parse(out);
+  expect(result.totals).toMatchObject({ requirements: R, passed: R, coverage: 100 });
+  // The cycle by name (1), the requirements with their linkage (2 pages), the executions with
+  // their cases' keys (3 pages): no request per requirement or per case.
+  const budget = 1 + Math.ceil(R / 100) + Math.ceil(N / 100);
+  expect(emu.stats().total - before).toBe(budget);
+  expect(result.requests.total).toBe(budget);
+});

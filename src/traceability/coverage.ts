@@ -1,0 +1,207 @@
+/**
+ * Requirement coverage of a cycle (docs/design.md "Traceability: coverage"): each requirement in
+ * scope, its linked test cases and their results in the cycle, and a status.
+ *
+ * - PASSED: every linked case with a result (PASSED, FAILED, BLOCKED) passed, and one has one;
+ * - FAILED: a linked case failed or was blocked;
+ * - NOT_RUN: linked, but no linked case has a result in the cycle;
+ * - UNCOVERED: no linked case.
+ *
+ * Reads: the requirements in scope with their linkage (ceil(R/100) pages, the linkage rides on
+ * each record), the cycle's executions with their cases' keys (ceil(N/100) pages, include), and
+ * only the keys of linked cases without an execution (chunks of ids): about ceil(R/100) +
+ * ceil(N/100) + a few.
+ */
+import { chunkIn, f, type Filter, type Resource, type ServiceClient } from '../client/index.js';
+import { findCycle, MAX_FILTER_CHARS } from '../domain/index.js';
+import { ConfigError } from '../shared/errors.js';
+import type { ExecutionResult } from '../schema/resources.js';
+import { oneLine } from '../shared/redact.js';
+
+export const COVERAGE_STATUSES = ['PASSED', 'FAILED', 'NOT_RUN', 'UNCOVERED'] as const;
+export type CoverageStatus = (typeof COVERAGE_STATUSES)[number];
+
+export interface RequirementCoverage {
+  key: string;
+  name: string;
+  status: CoverageStatus;
+  /** The linked cases, each with its result in the cycle (null: no execution). */
+  cases: { key: string; result: ExecutionResult | null }[];
+}
+
+export interface CoverageTotals {
+  requirements: number;
+  passed: number;
+  failed: number;
+  notRun: number;
+  uncovered: number;
+  /** PASSED requirements as a percentage of those in scope (null: none in scope). */
+  coverage: number | null;
+}
+
+export interface Coverage {
+  requirements: RequirementCoverage[];
+  totals: CoverageTotals;
+}
+
+export interface CoverageThresholds {
+  /** Fail below this percentage of PASSED requirements. */
+  minCoverage?: number;
+  /** Fail when more requirements than this are FAILED. */
+  maxFailingRequirements?: number;
+}
+
+const WITH_RESULT: ReadonlySet<ExecutionResult> = new Set(['PASSED', 'FAILED', 'BLOCKED']);
+
+/** A requirement's status from its linked cases' results (null: no execution in the cycle). */
+export function statusOf(results: readonly (ExecutionResult | null)[]): CoverageStatus {
+  if (results.length === 0) return 'UNCOVERED';
+  if (results.some((r) => r === 'FAILED' || r === 'BLOCKED')) return 'FAILED';
+  if (results.some((r) => r !== null && WITH_RESULT.has(r))) return 'PASSED';
+  return 'NOT_RUN';
+}
+
+export function totalsOf(requirements: readonly RequirementCoverage[]): CoverageTotals {
+  const count = (s: CoverageStatus) => requirements.filter((r) => r.status === s).length;
+  const passed = count('PASSED');
+  return {
+    requirements: requirements.length,
+    passed,
+    failed: count('FAILED'),
+    notRun: count('NOT_RUN'),
+    uncovered: count('UNCOVERED'),
+    coverage: requirements.length
+      ? Math.round((passed / requirements.length) * 10_000) / 100
+      : null,
+  };
+}
+
+/** The requirements in scope: not ARCHIVED, and the user's filter where given. */
+function scopeOf(filter?: string): Filter {
+  return f.and(f.ne('status', 'ARCHIVED'), filter ? f.user(filter, 'requirements') : undefined);
+}
+
+const linkedIds = (r: Resource<'requirements'>): string[] => {
+  const rel = r.relationships?.testCases as { data?: { id?: unknown }[] } | undefined;
+  return (Array.isArray(rel?.data) ? rel.data : [])
+    .map((m) => m.id)
+    .filter((id): id is string => typeof id === 'string');
+};
+
+/** Coverage of the requirements in scope over the cycle. */
+export async function readCoverage(
+  client: ServiceClient,
+  cycle: Resource<'test_cycles'>,
+  options: { requirements?: string } = {},
+): Promise<Coverage> {
+  const requirements = await client.listAll<'requirements'>('/requirements', {
+    filter: scopeOf(options.requirements),
+    sort: ['requirementKey'],
+    fields: { requirements: ['requirementKey', 'name', 'testCases'] },
+  });
+  const results = new Map<string, ExecutionResult>();
+  const keys = new Map<string, string>();
+  for await (const page of client.pages<'test_case_executions'>('/test_case_executions', {
+    filter: f.eq('testCycleId', cycle.id),
+    include: ['testCase'],
+    fields: {
+      test_case_executions: ['testCaseId', 'result', 'testCase'],
+      test_cases: ['testCaseKey'],
+    },
+  })) {
+    for (const e of page.data)
+      results.set(String(e.attributes.testCaseId), e.attributes.result as ExecutionResult);
+    for (const c of page.included) keys.set(c.id, String(c.attributes.testCaseKey ?? c.id));
+  }
+  const unnamed = [...new Set(requirements.flatMap(linkedIds))].filter((id) => !keys.has(id));
+  if (unnamed.length)
+    for (const filter of chunkIn('id', unnamed, {
+      maxItems: 100,
+      maxEncodedLength: MAX_FILTER_CHARS,
+    }))
+      for (const c of await client.listAll<'test_cases'>('/test_cases', {
+        filter,
+        fields: { test_cases: ['testCaseKey'] },
+      }))
+        keys.set(c.id, String(c.attributes.testCaseKey ?? c.id));
+  const out: RequirementCoverage[] = requirements.map((r) => {
+    const cases = linkedIds(r).map((id) => ({
+      key: keys.get(id) ?? id,
+      result: results.get(id) ?? null,
+    }));
+    return {
+      key: String(r.attributes.requirementKey ?? r.id),
+      name: String(r.attributes.name ?? ''),
+      status: statusOf(cases.map((c) => c.result)),
+      cases,
+    };
+  });
+  return { requirements: out, totals: totalsOf(out) };
+}
+
+const named = (items: readonly RequirementCoverage[]) =>
+  `${items
+    .slice(0, 10)
+    .map((r) => `${oneLine(r.key)} (${r.status})`)
+    .join(', ')}${items.length > 10 ? `, and ${items.length - 10} more` : ''}`;
+
+/** The thresholds missed, each naming the requirements that missed. */
+export function coverageReasons(c: Coverage, t: CoverageThresholds): string[] {
+  const reasons: string[] = [];
+  if (t.minCoverage !== undefined) {
+    if (c.totals.coverage === null)
+      reasons.push(
+        `no requirement in scope, so coverage (at least ${t.minCoverage}% required) cannot be met`,
+      );
+    else if (c.totals.coverage < t.minCoverage)
+      reasons.push(
+        `requirement coverage ${c.totals.coverage}% is below ${t.minCoverage}%; not PASSED: ${named(c.requirements.filter((r) => r.status !== 'PASSED'))}`,
+      );
+  }
+  if (t.maxFailingRequirements !== undefined && c.totals.failed > t.maxFailingRequirements)
+    reasons.push(
+      `${c.totals.failed} requirement(s) FAILED (at most ${t.maxFailingRequirements} allowed): ${named(c.requirements.filter((r) => r.status === 'FAILED'))}`,
+    );
+  return reasons;
+}
+
+export function hasCoverageThresholds(t: CoverageThresholds): boolean {
+  return t.minCoverage !== undefined || t.maxFailingRequirements !== undefined;
+}
+
+/** `coverage of cycle DEMO-R3 "CI": 4 requirements, 2 PASSED (50%), 1 FAILED, 0 NOT_RUN, 1 UNCOVERED`. */
+export function describeCoverage(c: Coverage): string {
+  const t = c.totals;
+  return `${t.requirements} requirement(s): ${t.passed} PASSED${t.coverage === null ? '' : ` (${t.coverage}%)`}, ${t.failed} FAILED, ${t.notRun} NOT_RUN, ${t.uncovered} UNCOVERED`;
+}
+
+/** What `coverage` returns: the cycle, the coverage, and the thresholds' verdict. */
+export interface CoverageResult extends Coverage {
+  cycle: { id: string; key: string | null; name: string };
+  gate: { passed: boolean; reasons: string[] };
+}
+
+/** `coverage`: the cycle found (it must exist), its coverage read, the thresholds judged. */
+export async function coverageOfCycle(
+  client: ServiceClient,
+  target: { key?: string; name?: string },
+  options: { requirements?: string } & CoverageThresholds,
+): Promise<CoverageResult> {
+  const cycle = await findCycle(client, target);
+  if (!cycle)
+    throw new ConfigError(
+      target.key ? 'cycle-key' : 'cycle-name',
+      `no test cycle ${target.key ?? `"${oneLine(target.name ?? '')}"`} in this Space.`,
+    );
+  const coverage = await readCoverage(client, cycle, options);
+  const reasons = coverageReasons(coverage, options);
+  return {
+    cycle: {
+      id: cycle.id,
+      key: (cycle.attributes.testCycleKey as string | undefined) ?? null,
+      name: String(cycle.attributes.name ?? ''),
+    },
+    ...coverage,
+    gate: { passed: reasons.length === 0, reasons },
+  };
+}
