@@ -4,38 +4,13 @@
  * missed, the scope filter checked before any request, and the requests counted against the
  * budget ceil(R/100) + ceil(N/100) + a few.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { call, closeEmulators, emulator, RW, testSeed } from '../helpers/emulator.js';
 import { runCli } from '../helpers/cli.js';
+import { junit } from '../helpers/trace.js';
 
 afterEach(closeEmulators);
 
-interface T {
-  name: string;
-  requirements?: string;
-  outcome?: 'passed' | 'failed';
-}
-
-function junit(tests: T[]): string {
-  const dir = mkdtempSync(join(tmpdir(), 'testcycle-coverage-'));
-  const file = join(dir, 'junit.xml');
-  const cases = tests.map(
-    (t) =>
-      `<testcase classname="Suite" name="${t.name}">${
-        t.requirements
-          ? `<properties><property name="requirements" value="${t.requirements}"/></properties>`
-          : ''
-      }${t.outcome === 'failed' ? '<failure message="boom"/>' : ''}</testcase>`,
-  );
-  writeFileSync(
-    file,
-    `<testsuite name="Suite" tests="${tests.length}">${cases.join('')}</testsuite>`,
-  );
-  return file;
-}
 
 const envOf = (emu: RunningEmulator) => ({
   TESTCYCLE_BASE_URL: emu.url,

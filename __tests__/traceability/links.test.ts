@@ -5,44 +5,18 @@
  * end with each link once, and a server without the link routes gets one line and the rest of
  * the job.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { call, closeEmulators, emulator, RW, testSeed } from '../helpers/emulator.js';
 import { closeAll, startServer } from '../helpers/http-server.js';
 import { runCli } from '../helpers/cli.js';
+import { junit, type TracedTest } from '../helpers/trace.js';
 
 afterEach(async () => {
   await closeAll();
   await closeEmulators();
 });
 
-/** A test of Suite, its outcome and what it names (the JUnit `requirements` property). */
-interface T {
-  name: string;
-  requirements?: string;
-  outcome?: 'passed' | 'failed';
-}
-
-/** A JUnit report of these tests, written where the CLI reads it. */
-function junit(tests: T[]): string {
-  const dir = mkdtempSync(join(tmpdir(), 'testcycle-trace-'));
-  const file = join(dir, 'junit.xml');
-  const cases = tests.map(
-    (t) =>
-      `<testcase classname="Suite" name="${t.name}">${
-        t.requirements
-          ? `<properties><property name="requirements" value="${t.requirements}"/></properties>`
-          : ''
-      }${t.outcome === 'failed' ? '<failure message="boom"/>' : ''}</testcase>`,
-  );
-  writeFileSync(
-    file,
-    `<testsuite name="Suite" tests="${tests.length}">${cases.join('')}</testsuite>`,
-  );
-  return file;
-}
+type T = TracedTest;
 
 /** Automated cases Suite.test0..2 (and Suite.fixes PROJ-7) and requirements DEMO-REQ1..3. */
 const seed = (names = ['test0', 'test1', 'test2']) =>
