@@ -4,13 +4,15 @@
  * missed, the scope filter checked before any request, and the requests counted against the
  * budget ceil(R/100) + ceil(N/100) + a few.
  */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { RunningEmulator } from '../../src/emulator/index.js';
 import { call, closeEmulators, emulator, RW, testSeed } from '../helpers/emulator.js';
 import { runCli } from '../helpers/cli.js';
 import { junit } from '../helpers/trace.js';
 
 afterEach(closeEmulators);
-
 
 const envOf = (emu: RunningEmulator) => ({
   TESTCYCLE_BASE_URL: emu.url,
@@ -186,4 +188,81 @@ test('requests: R requirements over a cycle of N executions in ceil(R/100) + cei
   const budget = 1 + Math.ceil(R / 100) + Math.ceil(N / 100);
   expect(emu.stats().total - before).toBe(budget);
   expect(result.requests.total).toBe(budget);
+});
+
+test('gate --min-coverage fails naming the requirements, and its summary holds the matrix', async () => {
+  const emu = await space();
+  const dir = mkdtempSync(join(tmpdir(), 'testcycle-summary-'));
+  const summary = join(dir, 'summary.md');
+  const gate = await runCli(
+    ['gate', '--cycle-name', 'CI', '--min-coverage', '100', '--summary-file', summary],
+    envOf(emu),
+  );
+  expect(gate.code).toBe(1);
+  expect(gate.out).toContain(
+    'requirement coverage 25% is below 100%; not PASSED: DEMO-REQ2 (FAILED), DEMO-REQ3 (NOT_RUN), DEMO-REQ4 (UNCOVERED)',
+  );
+  const text = readFileSync(summary, 'utf8');
+  expect(text).toContain('### Requirement coverage');
+  expect(text).toContain('| DEMO-REQ4 | Export | UNCOVERED | - |');
+  // Met: the same gate passes; a gate without a coverage threshold reads no coverage.
+  expect(
+    (await runCli(['gate', '--cycle-name', 'CI', '--max-failing-requirements', '1'], envOf(emu)))
+      .code,
+  ).toBe(0);
+});
+
+test('publish --trace with --max-failing-requirements: the links first, then the gate counts them', async () => {
+  const emu = await space();
+  const run = await runCli(
+    [
+      'publish',
+      '--report',
+      junit([{ name: 'test2', requirements: 'DEMO-REQ4', outcome: 'failed' }]),
+      '--cycle-name',
+      'CI',
+      '--trace',
+      '--max-failing-requirements',
+      '1',
+      '--json',
+    ],
+    envOf(emu),
+  );
+  expect(run.code).toBe(1);
+  const result = JSON.parse(run.out);
+  expect(result.gate.reasons).toEqual([
+    // DEMO-REQ3 too: test2's case is linked to it by hand.
+    '3 requirement(s) FAILED (at most 1 allowed): DEMO-REQ2 (FAILED), DEMO-REQ3 (FAILED), DEMO-REQ4 (FAILED)',
+  ]);
+  expect(result.coverage.totals).toMatchObject({ failed: 3, notRun: 0, uncovered: 0 });
+});
+
+test('coverage --format csv and markdown: the matrix for auditors, its text as data', async () => {
+  const emu = await space();
+  const hostile = [...emu.service.store.all('requirements')].find(
+    (r) => r.attributes.requirementKey === 'DEMO-REQ4',
+  )!;
+  const current = await call(emu, 'GET', `/requirements/${hostile.id}`);
+  await call(emu, 'PATCH', `/requirements/${hostile.id}`, {
+    headers: { 'if-match': current.etag! },
+    body: { data: { type: 'requirements', id: hostile.id, attributes: { name: '=cmd|x @team' } } },
+  });
+  const csv = await runCli(['coverage', '--cycle-name', 'CI', '--format', 'csv'], envOf(emu));
+  expect(csv.code).toBe(0);
+  const t0 = keyOf(emu, 'Suite.test0');
+  expect(csv.out.split('\r\n')).toEqual([
+    '"requirement","name","status","test_case","result"',
+    `"DEMO-REQ1","Sign in","PASSED","${t0}","PASSED"`,
+    `"DEMO-REQ2","Sign out","FAILED","${t0}","PASSED"`,
+    `"DEMO-REQ2","Sign out","FAILED","${keyOf(emu, 'Suite.test1')}","FAILED"`,
+    `"DEMO-REQ3","Audit","NOT_RUN","${keyOf(emu, 'Suite.test2')}",""`,
+    `"DEMO-REQ4","'=cmd|x @team","UNCOVERED","",""`,
+  ]);
+  const md = await runCli(
+    ['coverage', '--cycle-name', 'CI', '--format', 'markdown', '--min-coverage', '50'],
+    envOf(emu),
+  );
+  expect(md.code).toBe(1);
+  expect(md.out).toContain('| DEMO-REQ4 | =cmd\\|x @\u200bteam | UNCOVERED | - |');
+  expect(md.err).toContain('coverage failed: requirement coverage 25% is below 50%');
 });

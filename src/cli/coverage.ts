@@ -1,5 +1,12 @@
 /** `testcycle coverage`: requirement coverage of a cycle (src/traceability/coverage.ts). */
-import { coverageJob, describeCoverage, type CoverageResult } from '../job/index.js';
+import {
+  coverageCsv,
+  coverageJob,
+  coverageMarkdown,
+  describeCoverage,
+  type CoverageResult,
+} from '../job/index.js';
+import { choice } from '../settings/index.js';
 import { oneLine } from '../shared/redact.js';
 import type { CommandContext } from './context.js';
 import { EXIT_CODES } from './exit-codes.js';
@@ -21,8 +28,16 @@ function textOf(r: CoverageResult): string {
 }
 
 export async function runCoverageCommand(ctx: CommandContext): Promise<number> {
-  const { result, requests } = await runCommandJob(ctx, coverageJob);
+  let format = 'text';
+  const { result, requests } = await runCommandJob(ctx, coverageJob, {
+    adapterSettings: () => (format = choice(ctx.settings, 'coverage-format')),
+  });
   if (ctx.values.json) ctx.io.stdout(JSON.stringify({ ...result, requests }));
+  else if (format === 'csv') ctx.io.stdout(coverageCsv(result).trimEnd());
+  else if (format === 'markdown') ctx.io.stdout(coverageMarkdown(result, Infinity).trimEnd());
   else ctx.io.stdout(textOf(result));
+  // The verdict goes to stderr where stdout holds a table for a file.
+  if (format !== 'text' && !ctx.values.json)
+    for (const reason of result.gate.reasons) ctx.logger.warn(`coverage failed: ${reason}`);
   return result.gate.passed ? 0 : EXIT_CODES.gate;
 }

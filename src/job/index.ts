@@ -15,6 +15,7 @@ export {
   reportJob,
   syncJob,
   type CheckOutcome,
+  type Traced,
   type PublishOutcome,
   type QuarantineOutcome,
   type ReportOutcome,
@@ -30,14 +31,19 @@ export {
   headline,
   MAX_SUMMARY_BYTES,
   quarantineNote,
-  renderSummary,
   type CreateCycleResult,
   type PublishResult,
 } from '../publish/index.js';
 export { describeSyncResult, renderSyncSummary, type SyncResult } from '../inventory/index.js';
 export { describeRuleChanges, triageLines } from '../triage/index.js';
 export { renderJson } from '../dashboard/index.js';
-export { describeCoverage, type CoverageResult } from '../traceability/index.js';
+export {
+  coverageCsv,
+  coverageMarkdown,
+  describeCoverage,
+  type CoverageResult,
+} from '../traceability/index.js';
+export { renderSummary } from './summary.js';
 export {
   addCounts,
   countTests,

@@ -40,8 +40,14 @@ import {
 } from '../triage/index.js';
 import {
   coverageOfCycle,
+  coverageReasons,
   coverageSettings,
+  describeCoverage,
+  hasCoverageThresholds,
+  readCoverage,
+  type Coverage,
   type CoverageResult,
+  type CoverageSettings,
   describeTrace,
   traceLinks,
   traceSettings,
@@ -51,9 +57,34 @@ import {
 import type { Job, JobIO } from './job.js';
 import { readReportSet, reportSettings } from './reports.js';
 
-/** What --trace did (or, in a dry run, would do), where it was asked for. */
+/** What --trace did (or, in a dry run, would do), and the coverage a threshold asked for. */
 export interface Traced {
   trace?: TraceResult;
+  coverage?: Coverage;
+}
+
+/**
+ * The coverage thresholds of the gate (publish, gate): the cycle's coverage read after the job's
+ * writes and links, its misses added to the verdict's reasons; the runner's floor stays.
+ */
+async function coverageGate(
+  client: ServiceClient,
+  settings: CoverageSettings,
+  result: PublishResult & Traced,
+  io: JobIO,
+): Promise<void> {
+  if (!hasCoverageThresholds(settings) || result.dryRun || !result.cycle.id) return;
+  const coverage = await readCoverage(client, result.cycle.id, settings);
+  io.logger.info(`coverage: ${describeCoverage(coverage)}`);
+  const reasons = coverageReasons(coverage, settings);
+  result.coverage = coverage;
+  result.gate = {
+    ...result.gate,
+    passed: result.gate.passed && reasons.length === 0,
+    reasons: [...result.gate.reasons, ...reasons],
+    evaluated: true,
+  };
+  result.requests = requestsOf(client);
 }
 
 /** A publish or a gate: its result, and the reports it read (none for a gate). */
@@ -86,6 +117,7 @@ async function traceStep(
 export const publishJob: Job<PublishOutcome> = async (io) => {
   const settings = publishSettings(io.settings, io.env, io.redactor);
   const trace = traceSettings(io.settings);
+  const coverage = coverageSettings(io.settings);
   io.adapterSettings?.();
   // Reports next: a missing or broken report fails before any request.
   const reports = await readReportSet(reportSettings(io.settings), io.logger);
@@ -97,36 +129,50 @@ export const publishJob: Job<PublishOutcome> = async (io) => {
       progress: io.progress,
       signal: io.signal,
     });
-    if (!trace.trace) return { result, reports };
-    const before = client.stats.total;
-    result.trace = await traceStep(client, trace, io, {
-      reports,
-      match: settings.match,
-      remove: false,
-      dryRun: settings.dryRun,
-      // A dry run: the cases this publish would create (create-missing-cases, sync) get links too.
-      creates: () => settings.match.createMissingCases || settings.sync,
-    });
-    result.warnings.push(...result.trace.warnings);
-    if (result.dryRun) {
-      // The trace's reads the run sends too; its writes follow the run's.
-      result.dryRun.plannedRequests += result.trace.plannedRequests;
-      result.dryRun.totalRequests += client.stats.total - before + result.trace.plannedRequests;
-    }
-    result.requests = requestsOf(client);
+    if (trace.trace) await publishTrace(client, trace, io, result, reports, settings);
+    await coverageGate(client, coverage, result, io);
     return { result, reports };
   };
 };
+
+/** publish --trace: the links of the run's tests, after the results (so new cases are linked). */
+async function publishTrace(
+  client: ServiceClient,
+  trace: TraceSettings,
+  io: JobIO,
+  result: PublishResult & Traced,
+  reports: ParsedReport[],
+  settings: ReturnType<typeof publishSettings>,
+): Promise<void> {
+  const before = client.stats.total;
+  result.trace = await traceStep(client, trace, io, {
+    reports,
+    match: settings.match,
+    remove: false,
+    dryRun: settings.dryRun,
+    // A dry run: the cases this publish would create (create-missing-cases, sync) get links too.
+    creates: () => settings.match.createMissingCases || settings.sync,
+  });
+  result.warnings.push(...result.trace.warnings);
+  if (result.dryRun) {
+    // The trace's reads the run sends too; its writes follow the run's.
+    result.dryRun.plannedRequests += result.trace.plannedRequests;
+    result.dryRun.totalRequests += client.stats.total - before + result.trace.plannedRequests;
+  }
+  result.requests = requestsOf(client);
+}
 
 /** gate: one aggregate over a cycle, then thresholds (docs/design.md "CLI contract"). */
 export const gateJob: Job<PublishOutcome> = async (io) => {
   const target = cycleSettings(io.settings, io.env, io.redactor);
   const gate = gateOnlySettings(io.settings, io.env);
+  const coverage = coverageSettings(io.settings);
   io.adapterSettings?.();
-  return async (client) => ({
-    result: await gateCycle(client, target, gate, io.logger),
-    reports: [],
-  });
+  return async (client) => {
+    const result: PublishResult & Traced = await gateCycle(client, target, gate, io.logger);
+    await coverageGate(client, coverage, result, io);
+    return { result, reports: [] };
+  };
 };
 
 /** cycle create, mode create-cycle: find or create a cycle by name, optionally populated. */

@@ -14,9 +14,26 @@ export const TRACE_SETTINGS = {
   requirements: {
     type: 'filter',
     placeholder: 'FILTRQL',
-    commands: ['coverage'],
+    modes: ['publish', 'gate'],
+    commands: ['coverage', 'publish', 'gate'],
     description:
       'Coverage: the requirements in scope, a FiltrQL condition on requirements (e.g. status = "APPROVED"); default: every requirement that is not ARCHIVED.',
+    needs: [
+      {
+        anyOf: ['min-coverage', 'max-failing-requirements'],
+        in: { commands: ['publish', 'gate'], modes: ['publish', 'gate'] },
+      },
+    ],
+  },
+  'coverage-format': {
+    type: 'choice',
+    choices: ['text', 'markdown', 'csv'],
+    default: 'text',
+    commands: ['coverage'],
+    flag: 'format',
+    placeholder: 'FORMAT',
+    description:
+      'Coverage: how the matrix is printed without --json: text, markdown (a table, as in the job summary) or csv (one row per requirement and test case, for auditors).',
   },
   'min-coverage': {
     type: 'number',
@@ -24,7 +41,9 @@ export const TRACE_SETTINGS = {
     max: 100,
     placeholder: 'PCT',
     unit: 'percent',
-    commands: ['coverage'],
+    threshold: true,
+    modes: ['publish', 'gate'],
+    commands: ['coverage', 'publish', 'gate'],
     description:
       'Coverage: fail (exit 1, naming them) when fewer than this percentage of the requirements in scope are PASSED in the cycle (every linked test case with a result passed).',
   },
@@ -32,8 +51,10 @@ export const TRACE_SETTINGS = {
     type: 'integer',
     min: 0,
     placeholder: 'N',
-    commands: ['coverage'],
+    threshold: true,
+    modes: ['publish', 'gate'],
+    commands: ['coverage', 'publish', 'gate'],
     description:
-      'Coverage: fail (exit 1, naming them) when more requirements than this are FAILED in the cycle (a linked test case failed or was blocked).',
+      'Coverage (coverage, and the gate of publish and gate): fail (exit 1, naming them) when more requirements than this are FAILED in the cycle (a linked test case failed or was blocked).',
   },
 } as const;

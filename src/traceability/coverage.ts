@@ -91,7 +91,7 @@ const linkedIds = (r: Resource<'requirements'>): string[] => {
 /** Coverage of the requirements in scope over the cycle. */
 export async function readCoverage(
   client: ServiceClient,
-  cycle: Resource<'test_cycles'>,
+  cycleId: string,
   options: { requirements?: string } = {},
 ): Promise<Coverage> {
   const requirements = await client.listAll<'requirements'>('/requirements', {
@@ -102,7 +102,7 @@ export async function readCoverage(
   const results = new Map<string, ExecutionResult>();
   const keys = new Map<string, string>();
   for await (const page of client.pages<'test_case_executions'>('/test_case_executions', {
-    filter: f.eq('testCycleId', cycle.id),
+    filter: f.eq('testCycleId', cycleId),
     include: ['testCase'],
     fields: {
       test_case_executions: ['testCaseId', 'result', 'testCase'],
@@ -193,7 +193,7 @@ export async function coverageOfCycle(
       target.key ? 'cycle-key' : 'cycle-name',
       `no test cycle ${target.key ?? `"${oneLine(target.name ?? '')}"`} in this Space.`,
     );
-  const coverage = await readCoverage(client, cycle, options);
+  const coverage = await readCoverage(client, cycle.id, options);
   const reasons = coverageReasons(coverage, options);
   return {
     cycle: {

@@ -40,3 +40,4 @@ export {
   type CoverageThresholds,
   type RequirementCoverage,
 } from './coverage.js';
+export { coverageCsv, coverageMarkdown, MAX_MATRIX_ROWS } from './matrix.js';

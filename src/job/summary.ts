@@ -1,0 +1,31 @@
+/**
+ * The summary of a publish or a gate (src/publish/summary.ts), with the traceability matrix after
+ * it when the gate read the cycle's coverage (src/traceability/matrix.ts): both adapters write it
+ * (the CLI's summary-file, the action's job summary, check run and comment).
+ */
+import type { ParsedReport } from '../parsers/index.js';
+import {
+  MAX_SUMMARY_BYTES,
+  renderSummary as publishSummary,
+  type PublishResult,
+} from '../publish/index.js';
+import { coverageMarkdown, MAX_MATRIX_ROWS } from '../traceability/index.js';
+import type { Traced } from './jobs.js';
+
+/** Rows of the matrix where the text must be small (a check run, a comment). */
+const COMPACT_ROWS = 20;
+
+export function renderSummary(
+  result: PublishResult & Traced,
+  reports: ParsedReport[],
+  options: Parameters<typeof publishSummary>[2] = {},
+): string {
+  if (!result.coverage) return publishSummary(result, reports, options);
+  const max = options.maxBytes ?? MAX_SUMMARY_BYTES;
+  const matrix = coverageMarkdown(
+    result.coverage,
+    max < MAX_SUMMARY_BYTES / 4 ? COMPACT_ROWS : MAX_MATRIX_ROWS,
+  );
+  const room = Math.max(0, max - Buffer.byteLength(matrix) - 1);
+  return `${publishSummary(result, reports, { ...options, maxBytes: room })}\n${matrix}`;
+}
