@@ -266,3 +266,28 @@ test('coverage --format csv and markdown: the matrix for auditors, its text as d
   expect(md.out).toContain('| DEMO-REQ4 | =cmd\\|x @\u200bteam | UNCOVERED | - |');
   expect(md.err).toContain('coverage failed: requirement coverage 25% is below 50%');
 });
+
+test('the matrix on the report page (report --trace) and on the emulator live page, the same rows', async () => {
+  const emu = await space();
+  const dir = mkdtempSync(join(tmpdir(), 'testcycle-report-'));
+  const file = join(dir, 'report.html');
+  const report = await runCli(['report', '--trace', '--html-file', file], envOf(emu));
+  expect(report.code).toBe(0);
+  const rows = (page: string) =>
+    [...page.matchAll(/<tr data-requirement="([^"]*)" data-status="([^"]*)">/g)].map(
+      (m) => `${m[1]} ${m[2]}`,
+    );
+  const expected = [
+    'DEMO-REQ1 PASSED',
+    'DEMO-REQ2 FAILED',
+    'DEMO-REQ3 NOT_RUN',
+    'DEMO-REQ4 UNCOVERED',
+  ];
+  expect(rows(readFileSync(file, 'utf8'))).toEqual(expected);
+  const live = await (await fetch(`${emu.origin}/`)).text();
+  expect(rows(live)).toEqual(expected);
+  // Without --trace the page reads no coverage and shows none.
+  const plain = join(dir, 'plain.html');
+  expect((await runCli(['report', '--html-file', plain], envOf(emu))).code).toBe(0);
+  expect(readFileSync(plain, 'utf8')).not.toContain('id="coverage"');
+});

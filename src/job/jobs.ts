@@ -197,10 +197,13 @@ export interface ReportOutcome extends BuiltReport {
 
 export const reportJob: Job<ReportOutcome> = async (io) => {
   const settings = dashboardSettings(io.settings);
+  const trace = traceSettings(io.settings);
   io.adapterSettings?.();
   return async (client) => {
     const report = await buildReport(client, settings, {
       onPlan: (plan) => io.logger.info(describePlan(plan)),
+      // report --trace: the matrix of the latest cycle (src/traceability/coverage.ts).
+      ...(trace.trace ? { coverageOf: (id: string) => readCoverage(client, id) } : {}),
     });
     // Data from the service, written where people open it: the token in none of its forms.
     await writeFile(settings.htmlFile, io.redactor.redact(report.html));

@@ -6,10 +6,14 @@ export const TRACE_SETTINGS = {
   trace: {
     type: 'boolean',
     default: 'false',
-    modes: ['publish', 'sync'],
-    commands: ['publish', 'sync'],
+    modes: ['publish', 'sync', 'report'],
+    commands: ['publish', 'sync', 'report'],
+    help: {
+      report:
+        'Show the traceability matrix of the latest cycle on the page: each requirement not ARCHIVED, its linked test cases and their results (about ceil(R/100) + ceil(N/100) more requests).',
+    },
     description:
-      "Link each test's test case to the requirements (by requirementKey) and work items its test names, adding the links that are missing. With sync, also remove the links testcycle made that the code no longer names, when the test ran in full in this run; a link a person made is never removed. A requirement key no requirement holds is reported, never created. Needs a server whose /openapi.json offers the link routes; otherwise one line says what is missing and the job goes on.",
+      "Link each test's test case to the requirements (by requirementKey) and work items its test names, adding the links that are missing. With sync, also remove the links testcycle made that the code no longer names, when the test ran in full in this run; a link a person made is never removed. A requirement key no requirement holds is reported, never created. Needs a server whose /openapi.json offers the link routes; otherwise one line says what is missing and the job goes on. With report: the page shows the traceability matrix of the latest cycle.",
   },
   requirements: {
     type: 'filter',

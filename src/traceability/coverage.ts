@@ -15,65 +15,29 @@
 import { chunkIn, f, type Filter, type Resource, type ServiceClient } from '../client/index.js';
 import { findCycle, MAX_FILTER_CHARS } from '../domain/index.js';
 import { ConfigError } from '../shared/errors.js';
+import {
+  type Coverage,
+  requirementCoverage,
+  type RequirementCoverage,
+  totalsOf,
+} from '../schema/coverage.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { oneLine } from '../shared/redact.js';
 
-export const COVERAGE_STATUSES = ['PASSED', 'FAILED', 'NOT_RUN', 'UNCOVERED'] as const;
-export type CoverageStatus = (typeof COVERAGE_STATUSES)[number];
-
-export interface RequirementCoverage {
-  key: string;
-  name: string;
-  status: CoverageStatus;
-  /** The linked cases, each with its result in the cycle (null: no execution). */
-  cases: { key: string; result: ExecutionResult | null }[];
-}
-
-export interface CoverageTotals {
-  requirements: number;
-  passed: number;
-  failed: number;
-  notRun: number;
-  uncovered: number;
-  /** PASSED requirements as a percentage of those in scope (null: none in scope). */
-  coverage: number | null;
-}
-
-export interface Coverage {
-  requirements: RequirementCoverage[];
-  totals: CoverageTotals;
-}
+export {
+  COVERAGE_STATUSES,
+  statusOf,
+  type Coverage,
+  type CoverageStatus,
+  type CoverageTotals,
+  type RequirementCoverage,
+} from '../schema/coverage.js';
 
 export interface CoverageThresholds {
   /** Fail below this percentage of PASSED requirements. */
   minCoverage?: number;
   /** Fail when more requirements than this are FAILED. */
   maxFailingRequirements?: number;
-}
-
-const WITH_RESULT: ReadonlySet<ExecutionResult> = new Set(['PASSED', 'FAILED', 'BLOCKED']);
-
-/** A requirement's status from its linked cases' results (null: no execution in the cycle). */
-export function statusOf(results: readonly (ExecutionResult | null)[]): CoverageStatus {
-  if (results.length === 0) return 'UNCOVERED';
-  if (results.some((r) => r === 'FAILED' || r === 'BLOCKED')) return 'FAILED';
-  if (results.some((r) => r !== null && WITH_RESULT.has(r))) return 'PASSED';
-  return 'NOT_RUN';
-}
-
-export function totalsOf(requirements: readonly RequirementCoverage[]): CoverageTotals {
-  const count = (s: CoverageStatus) => requirements.filter((r) => r.status === s).length;
-  const passed = count('PASSED');
-  return {
-    requirements: requirements.length,
-    passed,
-    failed: count('FAILED'),
-    notRun: count('NOT_RUN'),
-    uncovered: count('UNCOVERED'),
-    coverage: requirements.length
-      ? Math.round((passed / requirements.length) * 10_000) / 100
-      : null,
-  };
 }
 
 /** The requirements in scope: not ARCHIVED, and the user's filter where given. */
@@ -129,12 +93,11 @@ export async function readCoverage(
       key: keys.get(id) ?? id,
       result: results.get(id) ?? null,
     }));
-    return {
-      key: String(r.attributes.requirementKey ?? r.id),
-      name: String(r.attributes.name ?? ''),
-      status: statusOf(cases.map((c) => c.result)),
+    return requirementCoverage(
+      String(r.attributes.requirementKey ?? r.id),
+      String(r.attributes.name ?? ''),
       cases,
-    };
+    );
   });
   return { requirements: out, totals: totalsOf(out) };
 }
