@@ -291,3 +291,45 @@ test('the matrix on the report page (report --trace) and on the emulator live pa
   expect((await runCli(['report', '--html-file', plain], envOf(emu))).code).toBe(0);
   expect(readFileSync(plain, 'utf8')).not.toContain('id="coverage"');
 });
+
+test('--mark-covered sets PASSED requirements to COVERED (If-Match), once, and never the reverse', async () => {
+  const emu = await space();
+  const statusOf = (key: string) =>
+    [...emu.service.store.all('requirements')].find((r) => r.attributes.requirementKey === key)!
+      .attributes.status;
+  const before = emu.stats();
+  const run = await runCli(
+    ['coverage', '--cycle-name', 'CI', '--mark-covered', '--json'],
+    envOf(emu),
+  );
+  expect(run.code).toBe(0);
+  expect(JSON.parse(run.out).marked).toEqual(['DEMO-REQ1']);
+  expect(['DEMO-REQ1', 'DEMO-REQ2', 'DEMO-REQ3', 'DEMO-REQ4'].map(statusOf)).toEqual([
+    'COVERED',
+    'APPROVED',
+    'DRAFT',
+    'APPROVED',
+  ]);
+  // One read for the ETag and one PATCH with If-Match (the emulator refuses a PATCH without).
+  const after = emu.stats();
+  expect((after.byMethod.PATCH ?? 0) - (before.byMethod.PATCH ?? 0)).toBe(1);
+  // DEMO-REQ1 now fails: it stays COVERED (a person takes it back), and nothing is written.
+  const failing = await runCli(
+    [
+      'publish',
+      '--report',
+      junit([{ name: 'test0', requirements: 'DEMO-REQ1', outcome: 'failed' }]),
+      '--cycle-name',
+      'CI',
+    ],
+    envOf(emu),
+  );
+  expect(failing.code).toBe(0);
+  const again = await runCli(
+    ['coverage', '--cycle-name', 'CI', '--mark-covered', '--json'],
+    envOf(emu),
+  );
+  expect(JSON.parse(again.out).marked).toEqual([]);
+  expect(statusOf('DEMO-REQ1')).toBe('COVERED');
+  expect(emu.stats().byMethod.PATCH ?? 0).toBe(after.byMethod.PATCH! + 1);
+});

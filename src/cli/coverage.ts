@@ -32,6 +32,10 @@ export async function runCoverageCommand(ctx: CommandContext): Promise<number> {
   const { result, requests } = await runCommandJob(ctx, coverageJob, {
     adapterSettings: () => (format = choice(ctx.settings, 'coverage-format')),
   });
+  if (result.marked)
+    ctx.logger.info(
+      `mark-covered: ${result.marked.length} requirement(s) set to COVERED${result.marked.length ? `: ${result.marked.map(oneLine).join(', ')}` : ''}`,
+    );
   if (ctx.values.json) ctx.io.stdout(JSON.stringify({ ...result, requests }));
   else if (format === 'csv') ctx.io.stdout(coverageCsv(result).trimEnd());
   else if (format === 'markdown') ctx.io.stdout(coverageMarkdown(result, Infinity).trimEnd());

@@ -29,6 +29,13 @@ export const TRACE_SETTINGS = {
       },
     ],
   },
+  'mark-covered': {
+    type: 'boolean',
+    default: 'false',
+    commands: ['coverage'],
+    description:
+      'Coverage: set each requirement whose status in the cycle is PASSED to COVERED (If-Match, merged with the record as it is then; one that became COVERED or ARCHIVED meanwhile is left). Never the reverse: no requirement leaves COVERED here.',
+  },
   'coverage-format': {
     type: 'choice',
     choices: ['text', 'markdown', 'csv'],

@@ -12,7 +12,14 @@
  * only the keys of linked cases without an execution (chunks of ids): about ceil(R/100) +
  * ceil(N/100) + a few.
  */
-import { chunkIn, f, type Filter, type Resource, type ServiceClient } from '../client/index.js';
+import {
+  chunkIn,
+  f,
+  type Filter,
+  type Resource,
+  type ServiceClient,
+  updateWithRetry,
+} from '../client/index.js';
 import { findCycle, MAX_FILTER_CHARS } from '../domain/index.js';
 import { ConfigError } from '../shared/errors.js';
 import {
@@ -58,10 +65,19 @@ export async function readCoverage(
   cycleId: string,
   options: { requirements?: string } = {},
 ): Promise<Coverage> {
+  return (await readCoverageOf(client, cycleId, options)).coverage;
+}
+
+/** The coverage, and the requirement records it was read from (their ids and statuses). */
+async function readCoverageOf(
+  client: ServiceClient,
+  cycleId: string,
+  options: { requirements?: string },
+): Promise<{ coverage: Coverage; records: Resource<'requirements'>[] }> {
   const requirements = await client.listAll<'requirements'>('/requirements', {
     filter: scopeOf(options.requirements),
     sort: ['requirementKey'],
-    fields: { requirements: ['requirementKey', 'name', 'testCases'] },
+    fields: { requirements: ['requirementKey', 'name', 'status', 'testCases'] },
   });
   const results = new Map<string, ExecutionResult>();
   const keys = new Map<string, string>();
@@ -99,8 +115,36 @@ export async function readCoverage(
       cases,
     );
   });
-  return { requirements: out, totals: totalsOf(out) };
+  return { coverage: { requirements: out, totals: totalsOf(out) }, records: requirements };
 }
+
+/**
+ * --mark-covered: each PASSED requirement set to COVERED, merged against the record as it is when
+ * written (If-Match; a requirement that became COVERED or ARCHIVED meanwhile is left). Never the
+ * reverse: no requirement leaves COVERED here, whatever its coverage.
+ */
+async function markCovered(
+  client: ServiceClient,
+  coverage: Coverage,
+  records: Resource<'requirements'>[],
+): Promise<string[]> {
+  const passed = new Set(
+    coverage.requirements.filter((r) => r.status === 'PASSED').map((r) => r.key),
+  );
+  const marked: string[] = [];
+  for (const record of records) {
+    const key = String(record.attributes.requirementKey ?? record.id);
+    if (!passed.has(key) || !markable(record.attributes.status)) continue;
+    const { written } = await updateWithRetry(client, 'requirements', record.id, {
+      change: (current) =>
+        markable(current.attributes.status) ? { status: 'COVERED' as const } : null,
+    });
+    if (written) marked.push(key);
+  }
+  return marked;
+}
+
+const markable = (status: unknown) => status !== 'COVERED' && status !== 'ARCHIVED';
 
 const named = (items: readonly RequirementCoverage[]) =>
   `${items
@@ -142,13 +186,15 @@ export function describeCoverage(c: Coverage): string {
 export interface CoverageResult extends Coverage {
   cycle: { id: string; key: string | null; name: string };
   gate: { passed: boolean; reasons: string[] };
+  /** --mark-covered: the keys of the requirements set to COVERED by this run. */
+  marked?: string[];
 }
 
 /** `coverage`: the cycle found (it must exist), its coverage read, the thresholds judged. */
 export async function coverageOfCycle(
   client: ServiceClient,
   target: { key?: string; name?: string },
-  options: { requirements?: string } & CoverageThresholds,
+  options: { requirements?: string; markCovered?: boolean } & CoverageThresholds,
 ): Promise<CoverageResult> {
   const cycle = await findCycle(client, target);
   if (!cycle)
@@ -156,8 +202,9 @@ export async function coverageOfCycle(
       target.key ? 'cycle-key' : 'cycle-name',
       `no test cycle ${target.key ?? `"${oneLine(target.name ?? '')}"`} in this Space.`,
     );
-  const coverage = await readCoverage(client, cycle.id, options);
+  const { coverage, records } = await readCoverageOf(client, cycle.id, options);
   const reasons = coverageReasons(coverage, options);
+  const marked = options.markCovered ? await markCovered(client, coverage, records) : undefined;
   return {
     cycle: {
       id: cycle.id,
@@ -166,5 +213,6 @@ export async function coverageOfCycle(
     },
     ...coverage,
     gate: { passed: reasons.length === 0, reasons },
+    ...(marked ? { marked } : {}),
   };
 }

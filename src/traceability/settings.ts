@@ -18,6 +18,8 @@ export function traceSettings(src: SettingSource): TraceSettings {
 /** `coverage`'s settings: the requirements in scope (a user filter, checked now) and the thresholds. */
 export interface CoverageSettings extends CoverageThresholds {
   requirements?: string;
+  /** coverage --mark-covered: PASSED requirements set to COVERED. */
+  markCovered?: boolean;
 }
 
 export function coverageSettings(src: SettingSource): CoverageSettings {
@@ -25,5 +27,6 @@ export function coverageSettings(src: SettingSource): CoverageSettings {
     requirements: userFilterSetting(src, 'requirements'),
     minCoverage: numeric(src, 'min-coverage'),
     maxFailingRequirements: numeric(src, 'max-failing-requirements'),
+    markCovered: flag(src, 'mark-covered'),
   };
 }
