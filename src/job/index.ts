@@ -11,6 +11,7 @@ export {
   createCycleJob,
   gateJob,
   publishJob,
+  publishTraced,
   quarantineJob,
   reportJob,
   syncJob,

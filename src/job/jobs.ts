@@ -29,6 +29,7 @@ import {
   publish,
   publishSettings,
   type CreateCycleResult,
+  type PublishOptions,
   type PublishResult,
 } from '../publish/index.js';
 import { choice } from '../settings/index.js';
@@ -71,7 +72,7 @@ async function coverageGate(
   client: ServiceClient,
   settings: CoverageSettings,
   result: PublishResult & Traced,
-  io: JobIO,
+  io: RunIO,
 ): Promise<void> {
   if (!hasCoverageThresholds(settings) || result.dryRun || !result.cycle.id) return;
   const coverage = await readCoverage(client, result.cycle.id, settings);
@@ -100,7 +101,7 @@ export interface PublishOutcome {
 async function traceStep(
   client: ServiceClient,
   trace: TraceSettings,
-  io: JobIO,
+  io: RunIO,
   options: Omit<Parameters<typeof traceLinks>[1], 'trace' | 'logger' | 'signal'>,
 ): Promise<TraceResult> {
   const result = await traceLinks(client, {
@@ -121,37 +122,52 @@ export const publishJob: Job<PublishOutcome> = async (io) => {
   io.adapterSettings?.();
   // Reports next: a missing or broken report fails before any request.
   const reports = await readReportSet(reportSettings(io.settings), io.logger);
-  return async (client) => {
-    const result: PublishResult & Traced = await publish(client, {
-      ...settings,
-      reports,
-      logger: io.logger,
-      progress: io.progress,
-      signal: io.signal,
-    });
-    if (trace.trace) await publishTrace(client, trace, io, result, reports, settings);
-    await coverageGate(client, coverage, result, io);
-    return { result, reports };
-  };
+  return async (client) => ({
+    result: await publishTraced(
+      client,
+      { ...settings, reports, logger: io.logger, progress: io.progress, signal: io.signal },
+      { trace, coverage },
+      io,
+    ),
+    reports,
+  });
 };
+
+/** What a job's steps log to and stop on. */
+type RunIO = Pick<JobIO, 'logger' | 'signal'>;
+
+/**
+ * publish once its settings are read: the pipeline, then --trace (after the writes, so the cases
+ * it created are linked), then the coverage thresholds (which count those links).
+ */
+export async function publishTraced(
+  client: ServiceClient,
+  options: PublishOptions,
+  { trace, coverage }: { trace: TraceSettings; coverage: CoverageSettings },
+  io: RunIO,
+): Promise<PublishResult & Traced> {
+  const result: PublishResult & Traced = await publish(client, options);
+  if (trace.trace) await publishTrace(client, trace, io, result, options);
+  await coverageGate(client, coverage, result, io);
+  return result;
+}
 
 /** publish --trace: the links of the run's tests, after the results (so new cases are linked). */
 async function publishTrace(
   client: ServiceClient,
   trace: TraceSettings,
-  io: JobIO,
+  io: RunIO,
   result: PublishResult & Traced,
-  reports: ParsedReport[],
-  settings: ReturnType<typeof publishSettings>,
+  settings: PublishOptions,
 ): Promise<void> {
   const before = client.stats.total;
   result.trace = await traceStep(client, trace, io, {
-    reports,
+    reports: settings.reports,
     match: settings.match,
     remove: false,
     dryRun: settings.dryRun,
     // A dry run: the cases this publish would create (create-missing-cases, sync) get links too.
-    creates: () => settings.match.createMissingCases || settings.sync,
+    creates: () => settings.match.createMissingCases || !!settings.sync,
   });
   result.warnings.push(...result.trace.warnings);
   if (result.dryRun) {
