@@ -203,3 +203,25 @@ test('a server whose /openapi.json offers no link routes: one line, the results 
   expect([...emu.service.store.all('test_case_executions')]).toHaveLength(3);
   expect(Object.values(linksOf(emu)).flat()).toEqual([]);
 });
+
+test('a hostile requirement key from a report is data: never a filter expression, reported, nothing linked', async () => {
+  const emu = await emulator({ seed: seed(), rateLimit: '1000/1m' });
+  const hostile = 'DEMO-REQ1" OR requirementKey != "x';
+  const { code, out } = await runCli(
+    [
+      'publish',
+      '--report',
+      junit([{ name: 'test0', requirements: hostile.replace(/"/g, '&quot;') }]),
+      '--cycle-name',
+      'CI',
+      '--trace',
+      '--json',
+    ],
+    envOf(emu.url),
+  );
+  expect(code).toBe(0);
+  const trace = JSON.parse(out).trace;
+  expect(trace.unknown).toEqual([{ file: expect.any(String), test: 'test0', key: hostile }]);
+  expect(trace.added).toEqual([]);
+  expect(Object.values(linksOf(emu)).flat()).toEqual([]);
+});
