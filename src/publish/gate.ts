@@ -37,6 +37,12 @@ export interface GateOptions extends TriageGateOptions {
   basis: 'executed' | 'all';
   /** Extra FiltrQL condition, e.g. testCase.priority = "CRITICAL". */
   filter?: string;
+  /**
+   * Requirement coverage thresholds (docs/design.md "Traceability: coverage"): the job layer reads
+   * the cycle's coverage after the gate and adds their misses to its verdict (src/job/jobs.ts).
+   */
+  minCoverage?: number;
+  maxFailingRequirements?: number;
 }
 
 export interface GateVerdict {

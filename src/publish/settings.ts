@@ -76,6 +76,8 @@ export function gateSettings(src: SettingSource, env?: Env): GateOptions {
     ...(needsSeries && series ? { series } : {}),
     maxFailed: numeric(src, 'max-failed'),
     maxBlocked: numeric(src, 'max-blocked'),
+    minCoverage: numeric(src, 'min-coverage'),
+    maxFailingRequirements: numeric(src, 'max-failing-requirements'),
     failOnNotExecuted: flag(src, 'fail-on-not-executed'),
     basis: choice(src, 'pass-rate-basis'),
     filter: userFilterSetting(src, 'gate-filter'),
