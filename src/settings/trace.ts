@@ -56,7 +56,7 @@ export const TRACE_SETTINGS = {
     modes: ['publish', 'gate'],
     commands: ['coverage', 'publish', 'gate'],
     description:
-      'Coverage: fail (exit 1, naming them) when fewer than this percentage of the requirements in scope are PASSED in the cycle (every linked test case with a result passed).',
+      'Coverage (coverage, and the gate of publish and gate): fail (exit 1, naming them) when fewer than this percentage of the requirements in scope are PASSED in the cycle (every linked test case with a result passed).',
   },
   'max-failing-requirements': {
     type: 'integer',
