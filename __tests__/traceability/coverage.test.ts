@@ -267,12 +267,17 @@ test('coverage --format csv and markdown: the matrix for auditors, its text as d
   expect(md.err).toContain('coverage failed: requirement coverage 25% is below 50%');
 });
 
-test('the matrix on the report page (report --trace) and on the emulator live page, the same rows', async () => {
+test('the matrix on the report page and its Markdown (report --trace) and on the emulator live page, the same rows', async () => {
   const emu = await space();
   const dir = mkdtempSync(join(tmpdir(), 'testcycle-report-'));
   const file = join(dir, 'report.html');
-  const report = await runCli(['report', '--trace', '--html-file', file], envOf(emu));
+  const markdown = join(dir, 'report.md');
+  const report = await runCli(
+    ['report', '--trace', '--html-file', file, '--markdown-file', markdown],
+    envOf(emu),
+  );
   expect(report.code).toBe(0);
+  expect(readFileSync(markdown, 'utf8')).toContain('| DEMO-REQ3 | Audit | NOT_RUN |');
   const rows = (page: string) =>
     [...page.matchAll(/<tr data-requirement="([^"]*)" data-status="([^"]*)">/g)].map(
       (m) => `${m[1]} ${m[2]}`,

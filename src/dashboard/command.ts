@@ -75,7 +75,7 @@ export async function buildReport(
   return {
     model,
     html: renderHtml(model, coverage ? { coverage } : {}),
-    markdown: renderMarkdown(model),
+    markdown: renderMarkdown(model, coverage ? { coverage } : {}),
   };
 }
 

@@ -38,12 +38,8 @@ export {
 export { describeSyncResult, renderSyncSummary, type SyncResult } from '../inventory/index.js';
 export { describeRuleChanges, triageLines } from '../triage/index.js';
 export { renderJson } from '../dashboard/index.js';
-export {
-  coverageCsv,
-  coverageMarkdown,
-  describeCoverage,
-  type CoverageResult,
-} from '../traceability/index.js';
+export { describeCoverage, type CoverageResult } from '../traceability/index.js';
+export { coverageCsv, coverageMarkdown } from '../dashboard/index.js';
 export { renderSummary } from './summary.js';
 export {
   addCounts,

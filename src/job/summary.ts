@@ -9,7 +9,7 @@ import {
   renderSummary as publishSummary,
   type PublishResult,
 } from '../publish/index.js';
-import { coverageMarkdown, MAX_MATRIX_ROWS } from '../traceability/index.js';
+import { coverageMarkdown, MAX_MATRIX_ROWS } from '../dashboard/index.js';
 import type { Traced } from './jobs.js';
 
 /** Rows of the matrix where the text must be small (a check run, a comment). */

@@ -40,4 +40,3 @@ export {
   type CoverageThresholds,
   type RequirementCoverage,
 } from './coverage.js';
-export { coverageCsv, coverageMarkdown, MAX_MATRIX_ROWS } from './matrix.js';

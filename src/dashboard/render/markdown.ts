@@ -4,6 +4,8 @@
  * Names are escaped as the publish summary escapes them (HTML-escaped, Markdown syntax neutralised,
  * one line), so no name becomes Markdown structure; lists are top-N with a "N more" line.
  */
+import type { Coverage } from '../../schema/coverage.js';
+import { coverageMarkdown } from './matrix.js';
 import { markdownCell } from '../../shared/markdown.js';
 import { dropText, shorten } from './escape.js';
 import {
@@ -69,7 +71,10 @@ function changes(title: string, list: TopList<TestChange> | null): string[] {
   ];
 }
 
-export function renderMarkdown(model: DashboardModel): string {
+export function renderMarkdown(
+  model: DashboardModel,
+  options: { coverage?: Coverage } = {},
+): string {
   const lines = [`## ${md(model.title)}`, ''];
   if (!model.cycles.length)
     return [...lines, `No cycle matches the series (${md(model.series)}).`, ''].join('\n');
@@ -118,6 +123,7 @@ export function renderMarkdown(model: DashboardModel): string {
     else lines.push('None.');
     lines.push('');
   }
+  if (options.coverage) lines.push(coverageMarkdown(options.coverage));
   if (model.omitted.length)
     lines.push('**Left out**', '', ...model.omitted.map((o) => `- ${md(o)}`), '');
   const r = model.requests;

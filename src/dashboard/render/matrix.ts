@@ -1,11 +1,12 @@
 /**
  * The traceability matrix (requirement, its status, its cases and their results) for people: in
- * Markdown (the job summary, `coverage --format markdown`) and CSV for auditors. Every value is
- * data from the Space: a cell of src/shared/markdown.ts in Markdown, a quoted field in CSV.
+ * Markdown (the job summary, the report's Markdown, `coverage --format markdown`) and CSV for
+ * auditors (docs/design.md "Traceability: coverage"). Every value is data from the Space: a cell
+ * of src/shared/markdown.ts in Markdown, a quoted field in CSV.
  */
-import { cell } from '../shared/markdown.js';
-import { oneLine } from '../shared/redact.js';
-import type { Coverage } from './coverage.js';
+import type { Coverage } from '../../schema/coverage.js';
+import { cell } from '../../shared/markdown.js';
+import { oneLine } from '../../shared/redact.js';
 
 /** Rows shown in a summary: a job summary stays far inside its size limit (the rest counted). */
 export const MAX_MATRIX_ROWS = 200;
