@@ -135,7 +135,12 @@ export const ROOMS = [
 ];
 
 /** The files at the top of src: the package's entry points (package.json main and exports, the action's). */
-export const ENTRY_POINTS = ['src/index.ts', 'src/lib.ts'];
+export const ENTRY_POINTS = [
+  'src/index.ts',
+  'src/lib.ts',
+  'src/lib-dashboard.ts',
+  'src/lib-emulator.ts',
+];
 
 /**
  * Where a room may be entered from outside it: its index.ts (the action by main.ts's run(), as

@@ -14,6 +14,8 @@ describe('package contract', () => {
       bin: { testcycle: 'lib/cli/bin.js' },
     });
     expect(pkg.exports['.'].import).toBe('./lib/lib.js');
+    expect(pkg.exports['./dashboard'].import).toBe('./lib/lib-dashboard.js');
+    expect(pkg.exports['./emulator'].import).toBe('./lib/lib-emulator.js');
   });
 
   test('src/shared/version.ts follows package.json', () => {
@@ -75,7 +77,8 @@ describe('package contract', () => {
     // A separate Node resolves 'testcycle' through package.json "exports", as users' code does.
     const script = `
       import { readFileSync } from 'node:fs';
-      import { ${names.join(', ')}, startEmulator } from 'testcycle';
+      import { ${names.join(', ')} } from 'testcycle';
+      import { startEmulator } from 'testcycle/emulator';
       const seed = JSON.parse(readFileSync('examples/seed.json', 'utf8'));
       const emu = await startEmulator({ seed });
       const token = emu.seed.tokens.find((t) => t.role === 'read-write').token;
@@ -108,5 +111,30 @@ describe('package contract', () => {
         reasons: ['pass rate 81.82% is below 95% (basis: executed)'],
       },
     });
+  });
+});
+
+describe('the library API chosen for its users (etc/*.api.md, kept current by npm run api:check)', () => {
+  const reports = ['testcycle', 'testcycle-dashboard', 'testcycle-emulator'].map((name) => ({
+    name,
+    text: readFileSync(`etc/${name}.api.md`, 'utf8'),
+  }));
+
+  test('every exported name and member of every entry is documented', () => {
+    for (const { name, text } of reports)
+      expect({ name, undocumented: text.split('(undocumented)').length - 1 }).toEqual({
+        name,
+        undocumented: 0,
+      });
+  });
+
+  test('the main entry offers at most 60 runtime names (values, functions, classes)', () => {
+    const main = reports[0]!.text;
+    const runtime =
+      main.match(
+        /^export (declare )?(abstract )?(function|class|const|let|var|enum|namespace) /gm,
+      ) ?? [];
+    expect(runtime.length).toBeGreaterThan(30);
+    expect(runtime.length).toBeLessThanOrEqual(60);
   });
 });

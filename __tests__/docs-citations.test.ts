@@ -5,7 +5,7 @@
  * \`--flag\`` to a flag the contract names. No file cites the old external design files or an issue
  * number (scripts/cite-docs.mjs rewrites the old citations).
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import {
   citingFiles,
   leftovers,
@@ -188,5 +188,53 @@ describe('the code and the docs cite the docs', () => {
 
   test('no file cites SERVICE-API.md, DESIGN.md, STYLE.md or ../shared, nor an issue number (run node scripts/cite-docs.mjs)', () => {
     expect(leftoverLines(sources)).toEqual([]);
+  });
+});
+
+describe('paths the code and the docs name exist', () => {
+  /** The comments of a source file; the whole text of a Markdown page. */
+  const prose = (path: string, text: string): string =>
+    path.endsWith('.md') ? text : (text.match(/\/\/[^\n]*|\/\*[\s\S]*?\*\//g) ?? []).join('\n');
+
+  /**
+   * Every `src/...` path in the comments of the code (src, tests, bench, scripts) and in the docs
+   * that is no file or folder of the tree. A path that ends in a pattern (`src/parsers/formats/<id>.ts`,
+   * `src/**`) stands for many and is left out, and so is a test file (`src/cart.test.ts`: a
+   * user's project in an example); a `.js` path is its `.ts` source (ESM imports).
+   */
+  function missingPaths(texts: Map<string, string>): string[] {
+    const missing: string[] = [];
+    for (const [path, text] of texts) {
+      const said = prose(path, text);
+      for (const m of said.matchAll(/(?<![\w./-])src\/[\w./-]*[\w/]/g)) {
+        if (/[*<{]/.test(said.charAt(m.index + m[0].length))) continue;
+        // A test file under src is a user's project in an example: src holds none of ours.
+        if (m[0].includes('.test.')) continue;
+        const cited = m[0].replace(/\.js$/, '.ts');
+        if (!existsSync(cited)) missing.push(`${path}: ${m[0]}`);
+      }
+    }
+    return missing;
+  }
+
+  const pages = ['README.md', 'CONTRIBUTING.md', ...DOCS.map((doc) => `docs/${doc}.md`)];
+
+  test('every src/ path cited in a comment of the code or in the docs is a file or folder of the tree', () => {
+    const texts = new Map([
+      ...sources,
+      ...pages.map((page) => [page, readFileSync(page, 'utf8')] as const),
+    ]);
+    expect(missingPaths(texts)).toEqual([]);
+  });
+
+  test('a path that is gone is found, in a comment or a page; one in a string of code is data', () => {
+    expect(
+      missingPaths(
+        new Map([
+          ['src/a.ts', "// keys (src/publish/identity.ts)\nconst p = 'src/gone.ts';"],
+          ['docs/x.md', 'masked (`src/api/redact.ts`), formats in `src/parsers/formats/<id>.ts`'],
+        ]),
+      ),
+    ).toEqual(['src/a.ts: src/publish/identity.ts', 'docs/x.md: src/api/redact.ts']);
   });
 });

@@ -57,6 +57,11 @@ describe('docs/architecture.md "Retry policy" states the policy the code has', (
     ['maxWaitMs', `${p.maxWaitMs / 60_000} min`],
     ['conflictRounds', `${p.conflictRounds} rounds`],
     ['createAttempts', `${p.createAttempts} attempts`],
+    ['shareKeep', `${p.shareKeep}`],
+    ['shareHoldWindows', `${p.shareHoldWindows} windows`],
+    ['shareHoldLegs', `${p.shareHoldLegs} legs`],
+    ['sharePhaseWindows', `${p.sharePhaseWindows} windows`],
+    ['startSpread', `${p.startSpread}`],
   ])('%s: %s', (budget, written) => {
     expect(defaultOf(budget)).toBe(written);
   });

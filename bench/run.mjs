@@ -11,6 +11,7 @@ import { coverageFloors } from './coverage-bench.mjs';
 import { triageGateCost } from './triage-bench.mjs';
 import { hostileReadTimes } from './hostile-bench.mjs';
 import { parseBench } from './parse-bench.mjs';
+import { caseName, legsBench } from './legs-bench.mjs';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const results = { date: new Date().toISOString(), node: process.version, runs: RUNS };
@@ -38,6 +39,11 @@ results.wall = {
   alone: await wallFloor({ n: 300, publishers: 1 }),
   threeSharingAToken: await wallFloor({ n: 300, publishers: 3 }),
 };
+
+// ---- matrix legs on one token, as separate processes: 1, 3 and 10 legs, sliding and fixed
+// windows, with and without the legs hint (BENCHMARKS.md "Legs on one token"); BENCH_LEGS_RUNS
+// rounds of every case. A subset alone: node bench/legs-bench.mjs --legs 3 --window fixed ----
+results.legs = await legsBench({ runs: Number(process.env.BENCH_LEGS_RUNS ?? 1) });
 
 // ---- action cold start: node dist/index.js to its first output, and to the process's exit ----
 const coldStart = () =>
@@ -139,6 +145,21 @@ const rows = [
     `${w.threeSharingAToken.ratio}`,
     'nothing lost',
   ],
+  ...results.legs.map((c) => {
+    const ratios = c.runs.map((r) => r.ratio);
+    const target =
+      c.legs === 1
+        ? '<= 1.02, 0 x 429'
+        : c.legs === 3
+          ? '<= 1.10, <= 3 x 429'
+          : '<= 1.15, <= 10 x 429';
+    return [
+      `wall/floor, ${caseName(c)} (60 per 3 s)`,
+      `${c.runs.map((r) => `${r.ratio.toFixed(2)} (${r.rateLimited} x 429${r.lost ? `, ${r.lost} LOST` : ''})`).join(', ')}`,
+      `${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}`,
+      `${target}, nothing lost`,
+    ];
+  }),
   [
     'parse 100k JUnit: time',
     `${ours.ms} ms vs bare ${bare.ms} ms`,

@@ -3,7 +3,9 @@
  * chosen API, named one by one. Every name here is part of the public contract (semver, see
  * CONTRIBUTING.md); etc/testcycle.api.md records the surface and CI fails when it changes without
  * that file changing with it (`npm run api`). Internal helpers stay importable from their modules
- * inside the repository only.
+ * inside the repository only. The dashboard and the emulator are entries of their own
+ * (`testcycle/dashboard`: src/lib-dashboard.ts, `testcycle/emulator`: src/lib-emulator.ts), so that
+ * a user of the publish job loads neither.
  */
 // First: on an older Node this stops with a clear message before undici loads.
 import './shared/node-version.js';
@@ -133,30 +135,3 @@ export {
   type AttributesOf,
   type WritableAttributesOf,
 } from './schema/resources.js';
-
-// Dashboards over a series of cycles.
-export {
-  readSeries,
-  analyze,
-  renderHtml,
-  renderMarkdown,
-  renderJson,
-  buildReport,
-  type SeriesSpec,
-  type SeriesData,
-  type ReadSeriesOptions,
-  type DashboardModel,
-  type AnalyzeOptions,
-} from './dashboard/index.js';
-
-// The emulator of the service, for tests and offline pipelines.
-export {
-  startEmulator,
-  demoSeed,
-  loadSeedFile,
-  SeedError,
-  type EmulatorOptions,
-  type RunningEmulator,
-  type EmulatorStats,
-  type Seed,
-} from './emulator/index.js';

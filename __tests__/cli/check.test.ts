@@ -64,6 +64,11 @@ describe('testcycle check', () => {
       /--concurrency: "two" is not a whole number/,
     ],
     [
+      ['check', '--legs', '0'],
+      { TESTCYCLE_TOKEN: TOKEN, TESTCYCLE_BASE_URL: 'https://x.example' },
+      /--legs: "0" is not a whole number from 1 to 1000/,
+    ],
+    [
       ['check', '--rate-limit', 'fast'],
       { TESTCYCLE_TOKEN: TOKEN, TESTCYCLE_BASE_URL: 'https://x.example' },
       /--rate-limit: "fast" is not COUNT\/WINDOW/,

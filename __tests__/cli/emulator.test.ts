@@ -82,6 +82,7 @@ describe('testcycle emulator', () => {
     [['--chaos', '429=2'], /--chaos: 429=2 must be a probability/],
     [['--chaos', 'boom=1'], /--chaos: unknown key "boom"/],
     [['--port', '70000'], /--port: "70000" is not a whole number from 0 to 65535/],
+    [['--rate-window', 'leaky'], /--rate-window: "leaky" is not one of sliding, fixed/],
     [['--seed', '/nonexistent/seed.json'], /--seed: .*cannot read the seed file \(ENOENT\)/],
   ])('bad flags exit 2: %j', async (argv, message) => {
     const t = io();

@@ -1,4 +1,10 @@
 import { parseRateLimit, Scheduler } from '../../src/client/scheduler.js';
+import {
+  isRepeatable,
+  RETRY_RULES,
+  retryBudget,
+  type RetryRules,
+} from '../../src/client/retry-policy.js';
 import { ConfigError, InterruptedError } from '../../src/shared/errors.js';
 import { FakeClock, settle } from '../helpers/clock.js';
 
@@ -206,7 +212,7 @@ describe('Scheduler', () => {
     expect(reset).toMatchObject({ kind: 'network', sent: true, attempts: 1 });
   });
 
-  test('429 pauses everyone, halves the pace, and is retried for any method', async () => {
+  test('429 pauses everyone, lowers the share, and is retried for any method', async () => {
     const { clock, scheduler } = onClock({
       rateLimit: { count: 40, windowMs: 1000 },
       retry: { rateLimitBaseMs: 50 },
@@ -225,11 +231,17 @@ describe('Scheduler', () => {
       1,
     );
     expect(result).toMatchObject({ status: 201, attempts: 3 });
-    // 50 ms, then 100 ms, each with the most jitter (+25%): 62.5 and 125.
-    expect(sentAt[1]! - sentAt[0]!).toBeGreaterThanOrEqual(62.5);
+    // The first 429 is the first sign of other legs: 50 ms with the most jitter (+25%), plus a
+    // move to a random point of the window (here the latest, 0.3 windows), apart from them.
+    expect(sentAt[1]! - sentAt[0]!).toBeGreaterThanOrEqual(62.5 + 300);
+    expect(sentAt[1]! - sentAt[0]!).toBeLessThan(62.5 + 300 + 5);
+    // Then 100 ms with the most jitter.
     expect(sentAt[2]! - sentAt[1]!).toBeGreaterThanOrEqual(125);
-    expect(sentAt[2]!).toBeLessThan(200);
-    expect(scheduler.currentAllowance).toBe(20);
+    expect(sentAt[2]! - sentAt[1]!).toBeLessThan(130);
+    // Nothing had gone through: the share is a tenth of the limit (the most legs the hold
+    // counts), and more as probes find room (one more while a probe is out).
+    expect(scheduler.currentAllowance).toBeGreaterThanOrEqual(4);
+    expect(scheduler.currentAllowance).toBeLessThanOrEqual(5);
     expect(scheduler.stats.rateLimited).toBe(2);
   });
 
@@ -260,5 +272,64 @@ describe('Scheduler', () => {
       scheduler.schedule({ method: 'GET', repeatable: true }, respond(429)),
     );
     expect(result).toMatchObject({ status: 429, attempts: 3 });
+  });
+});
+
+describe('RETRY_RULES: which attempts go again, and on which budget', () => {
+  const lost = (code: string | undefined, sent: boolean) => ({ code, sent });
+
+  test.each([
+    ['a 429, any method', false, { status: 429 }, 'maxRateLimitAttempts'],
+    ['a 503 to a repeatable request', true, { status: 503 }, 'maxAttempts'],
+    ['a 503 to a create (it may have been processed)', false, { status: 503 }, undefined],
+    ['a 404', true, { status: 404 }, undefined],
+    ['a 412 (the 412 loop has its own rounds)', true, { status: 412 }, undefined],
+    ['nothing listens', false, lost('ECONNREFUSED', false), 'maxRefusedAttempts'],
+    ['TLS spoken to a plain HTTP port', true, lost('EPROTO', false), undefined],
+    ['a reset after a create left', false, lost('ECONNRESET', true), undefined],
+    ['a reset after a repeatable request left', true, lost('ECONNRESET', true), 'maxAttempts'],
+    ['a create that never left', false, lost(undefined, false), 'maxAttempts'],
+  ] as const)('%s', (_, repeatable, outcome, budget) => {
+    expect(retryBudget(repeatable, outcome)).toBe(budget);
+  });
+
+  test('the methods safe to repeat: GET always, a write with If-Match, a create never', () => {
+    expect(isRepeatable('GET', false)).toBe(true);
+    expect(isRepeatable('PATCH', true)).toBe(true);
+    expect(isRepeatable('PATCH', false)).toBe(false);
+    expect(isRepeatable('DELETE', true)).toBe(true);
+    expect(isRepeatable('POST', false)).toBe(false);
+    expect(isRepeatable('POST', true)).toBe(true);
+  });
+
+  test('the decision is the table: a status or an error added to it is retried on its budget', () => {
+    const rules: RetryRules = {
+      ...RETRY_RULES,
+      statuses: [
+        ...RETRY_RULES.statuses,
+        { from: 408, to: 408, budget: 'maxAttempts', anyMethod: false },
+      ],
+      errorBudgets: { ...RETRY_RULES.errorBudgets, ENOTFOUND: 'maxRefusedAttempts' },
+    };
+    expect(retryBudget(true, { status: 408 })).toBeUndefined();
+    expect(retryBudget(true, { status: 408 }, rules)).toBe('maxAttempts');
+    expect(retryBudget(false, lost('ENOTFOUND', false))).toBe('maxAttempts');
+    expect(retryBudget(false, lost('ENOTFOUND', false), rules)).toBe('maxRefusedAttempts');
+  });
+
+  test('a Retry-After longer than the bound the rules name fails at once, naming the wait', async () => {
+    const clock = new FakeClock();
+    const scheduler = new Scheduler({ clock, random: () => 0, retry: { maxBackoffMs: 5_000 } });
+    const out = await clock.run(
+      scheduler.schedule({ method: 'GET', repeatable: true }, async () => ({
+        kind: 'response' as const,
+        status: 429,
+        retryAfterMs: 6_000,
+        value: 0,
+      })),
+    );
+    expect(RETRY_RULES.retryAfterAtMost).toBe('maxBackoffMs');
+    expect(out).toMatchObject({ status: 429, attempts: 1 });
+    expect(out.gaveUp).toMatch(/asked to wait 6 s \(Retry-After\).*more than the 5 s/);
   });
 });

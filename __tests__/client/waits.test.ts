@@ -7,6 +7,10 @@ import { InterruptedError } from '../../src/shared/errors.js';
 import { type AttemptOutcome, Scheduler } from '../../src/client/scheduler.js';
 import { retryPolicy, worstCaseRequests } from '../../src/client/retry-policy.js';
 import { FakeClock } from '../helpers/clock.js';
+import { ServiceClient } from '../../src/client/client.js';
+import type { Transport } from '../../src/client/transport.js';
+import { NetworkError } from '../../src/shared/errors.js';
+import { createLogger, Redactor } from '../../src/shared/redact.js';
 
 const answer =
   (status: number, retryAfterMs?: number) => async (): Promise<AttemptOutcome<number>> => ({
@@ -80,6 +84,103 @@ describe('wait lines', () => {
     // 4 s (silent), then 8 s (announced).
     expect(lines).toEqual([
       '4000: waiting 8 s (until 04:00:12 UTC): GET /projects: 503; retry 2 of 2',
+    ]);
+  });
+});
+
+describe('an answer that does not come', () => {
+  // A server that takes the connection and never answers: undici gives up after timeout-ms
+  // (headersTimeout); played here on the virtual clock, through the client and its logger.
+  const hanging =
+    (clock: FakeClock, timeoutMs: number): Transport =>
+    () =>
+      new Promise((_, reject) =>
+        clock.after(timeoutMs, () =>
+          reject(
+            Object.assign(new Error('Headers Timeout Error'), { code: 'UND_ERR_HEADERS_TIMEOUT' }),
+          ),
+        ),
+      );
+
+  test('each attempt says at 5 s what it waits for and when it gives up: no silence until the retries run out', async () => {
+    const clock = new FakeClock();
+    const lines: string[] = [];
+    const logger = createLogger(
+      (_level, message) => lines.push(`${clock.now()}: ${message}`),
+      new Redactor(),
+      'info',
+    );
+    const c = new ServiceClient({
+      baseUrl: 'http://127.0.0.1:1',
+      token: 'tok-waits-secret',
+      clock,
+      random: () => 0,
+      logger,
+      timeoutMs: 30_000,
+      transport: hanging(clock, 30_000),
+    });
+    const error = await clock.run(c.project().catch((e: unknown) => e));
+    expect(error).toBeInstanceOf(NetworkError);
+    expect(c.stats.total).toBe(5);
+    // Attempts start at 0, 31 s, 63 s, 97 s and 135 s (backoffs of 1, 2 and 4 s are silent; the
+    // 8 s one is announced).
+    expect(lines).toEqual([
+      '5000: waiting up to 25 s (until 04:00:30 UTC): the answer to GET /projects, sent 5 s ago (no answer yet; it gives up at timeout-ms 30000)',
+      '36000: waiting up to 25 s (until 04:01:01 UTC): the answer to GET /projects (retry 1), sent 5 s ago (no answer yet; it gives up at timeout-ms 30000)',
+      '68000: waiting up to 25 s (until 04:01:33 UTC): the answer to GET /projects (retry 2), sent 5 s ago (no answer yet; it gives up at timeout-ms 30000)',
+      '102000: waiting up to 25 s (until 04:02:07 UTC): the answer to GET /projects (retry 3), sent 5 s ago (no answer yet; it gives up at timeout-ms 30000)',
+      '127000: waiting 8 s (until 04:02:15 UTC): GET /projects: no answer; retry 4 of 4',
+      '140000: waiting up to 25 s (until 04:02:45 UTC): the answer to GET /projects (retry 4), sent 5 s ago (no answer yet; it gives up at timeout-ms 30000)',
+    ]);
+    expect(clock.pending).toBe(0);
+  });
+
+  test('answers within 5 s say nothing and leave no timer behind; many hanging at once give one line', async () => {
+    const clock = new FakeClock();
+    const { s, lines } = scheduler(clock, { answerTimeoutMs: 8_000 });
+    const quick = () =>
+      s.schedule(
+        { method: 'GET', label: 'GET /x', repeatable: true },
+        () =>
+          new Promise<AttemptOutcome<number>>((resolve) =>
+            clock.after(4_900, () => resolve({ kind: 'response', status: 200, value: 200 })),
+          ),
+      );
+    await clock.run(Promise.all([quick(), quick(), quick()]));
+    expect(lines).toEqual([]);
+    expect(clock.pending).toBe(0);
+    // Four at once, 8 s each: one line, with the 3 s left (a short rest of a wait over 5 s).
+    const slow = () =>
+      s.schedule(
+        { method: 'GET', label: 'GET /y', repeatable: false },
+        () =>
+          new Promise<AttemptOutcome<number>>((resolve) =>
+            clock.after(8_000, () => resolve({ kind: 'response', status: 200, value: 200 })),
+          ),
+      );
+    const start = clock.now();
+    await clock.run(Promise.all([slow(), slow(), slow(), slow()]));
+    expect(lines).toEqual([
+      `${start + 5_000}: waiting up to 3 s (until ${new Date(clock.wall() - clock.now() + start + 8_000).toISOString().slice(11, 19)} UTC): the answer to GET /y, sent 5 s ago (no answer yet; it gives up at timeout-ms 8000)`,
+    ]);
+  });
+});
+
+describe('legs sharing a token', () => {
+  test('a leg told of others announces where in the window it starts, and its share in pacing waits', async () => {
+    const clock = new FakeClock();
+    // The latest start (random 1): 0.3 of a 60 s window. A third of 6 a window is 2, the first
+    // window's two spread over a fifth of it (6 s apart); the third waits for the first to leave.
+    const { s, lines } = scheduler(clock, {
+      random: () => 1,
+      legs: 3,
+      rateLimit: { count: 6, windowMs: 60_000 },
+    });
+    const get = () => s.schedule({ method: 'GET', label: 'GET /x', repeatable: true }, answer(200));
+    await clock.run(Promise.all([get(), get(), get()]));
+    expect(lines).toEqual([
+      '0: waiting 18 s (until 04:00:18 UTC): a start at a random point of the rate window, apart from the other legs (3 in all)',
+      "24002: waiting 54 s (until 04:01:18 UTC): the rate limit (6/1m, this run's share 2 per window), 1 request(s) queued",
     ]);
   });
 });

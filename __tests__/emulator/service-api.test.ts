@@ -881,6 +881,27 @@ describe('8. Limits', () => {
     // The refused request at 999 ms still holds one of the five places.
     expect(after).toEqual([200, 200, 200, 200, 429]);
   });
+
+  test('rate limit, fixed window: the count starts again at every multiple of the window, 429s counted', async () => {
+    // 400 ms into a window of the clock: five go, then the window is full until 1,000 ms.
+    const clock = new FakeClock();
+    await clock.advance(400);
+    const emu = await emulator({ rateLimit: '5/1s', rateWindow: 'fixed', clock });
+    const get = async (n: number) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < n; i++) statuses.push((await call(emu, 'GET', '/projects')).status);
+      return statuses;
+    };
+    expect(await get(7)).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    await clock.advance(599);
+    expect(await get(1)).toEqual([429]);
+    // At 1,000 ms a new window: five more at once, though the last five went 600 ms ago (a
+    // sliding window would refuse them), and a token's count is its own.
+    await clock.advance(1);
+    expect(await get(6)).toEqual([200, 200, 200, 200, 200, 429]);
+    expect((await call(emu, 'GET', '/projects', { token: RO })).status).toBe(200);
+    expect(emu.stats().rateLimited).toBe(4);
+  });
 });
 
 describe('emulator contract (docs/design.md)', () => {

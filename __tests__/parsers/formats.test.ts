@@ -9,13 +9,19 @@ import { countTests, FORMATS, FORMAT_IDS, parseReport } from '../../src/parsers/
 import { gherkinStep } from '../../src/parsers/formats/cucumber.js';
 import { MAX_DEPTH } from '../../src/parsers/formats/tap.js';
 import { runnerNameOf } from '../../src/domain/match.js';
-import { REPORT_FORMAT_IDS } from '../../src/shared/defaults.js';
+import { REPORT_EXTENSIONS, REPORT_FORMAT_IDS } from '../../src/shared/defaults.js';
 import { settingOf } from '../../src/settings/table.js';
 
 test('each format id of src/shared/defaults.ts has the parser of that id, in detection order, and is a --format choice', () => {
   expect(FORMATS.map((f) => f.id)).toEqual([...REPORT_FORMAT_IDS]);
   expect(FORMAT_IDS).toEqual([...REPORT_FORMAT_IDS]);
   expect(settingOf('format')!.choices).toEqual(['auto', ...REPORT_FORMAT_IDS]);
+});
+
+test('every extension the reports setting lists is one a format declares it writes, and no other', () => {
+  const declared = new Set(FORMATS.flatMap((f) => f.extensions));
+  expect([...declared].sort()).toEqual([...REPORT_EXTENSIONS].sort());
+  for (const f of FORMATS) expect(f.extensions.length).toBeGreaterThan(0);
 });
 
 const TESTNG = `<?xml version="1.0" encoding="UTF-8"?>

@@ -81,6 +81,8 @@ describe('the tarball', () => {
       'action.yml',
       'lib/lib.js',
       'lib/lib.d.ts',
+      'lib/lib-dashboard.js',
+      'lib/lib-emulator.js',
       'lib/cli/bin.js',
       'lib/emulator/http/server.js',
       'examples/seed.json',
@@ -186,13 +188,15 @@ describe('the installed library', () => {
     const script = join(project, 'use-library.mjs');
     writeFileSync(
       script,
-      `import { analyze, readReports, readSeries, renderHtml, ServiceClient, VERSION } from 'testcycle';
+      `import { readReports, ServiceClient, VERSION } from 'testcycle';
+import { analyze, readSeries, renderHtml } from 'testcycle/dashboard';
+import { demoSeed } from 'testcycle/emulator';
 const reports = await readReports([process.argv[2]]);
 const client = new ServiceClient({ baseUrl: process.env.TESTCYCLE_BASE_URL, token: process.env.TESTCYCLE_TOKEN });
 const cycles = await client.listAll('/test_cycles');
 const page = renderHtml(analyze(await readSeries(client, { namePattern: '*' })));
 await client.close();
-console.log(JSON.stringify({ version: VERSION, reports: reports.length, cycles: cycles.map((c) => c.attributes.name), page: page.startsWith('<!doctype html>') }));
+console.log(JSON.stringify({ version: VERSION, reports: reports.length, cycles: cycles.map((c) => c.attributes.name), page: page.startsWith('<!doctype html>'), seed: Array.isArray(demoSeed().tokens) }));
 `,
     );
     const out = await run(
@@ -207,11 +211,14 @@ console.log(JSON.stringify({ version: VERSION, reports: reports.length, cycles: 
       reports: number;
       cycles: string[];
       page: boolean;
+      seed: boolean;
     };
     expect(seen.version).toBe(pkg.version);
     expect(seen.reports).toBe(3);
     // The dashboard, from the library: a report page of the Space's cycles.
     expect(seen.page).toBe(true);
+    // The emulator's entry: its own subpath, as the dashboard's.
+    expect(seen.seed).toBe(true);
     // The cycle the installed binary's publish created above.
     expect(seen.cycles).toContain('Installed package');
   });

@@ -22,6 +22,8 @@ import { runCli } from '../helpers/cli.js';
 import { nightly, NOW, prEnv, publishAs, triageSeed } from '../helpers/triage.js';
 import { silentLogger } from '../../src/shared/redact.js';
 import { createCycle } from '../../src/publish/index.js';
+import { readGateExecutions } from '../../src/triage/quarantine.js';
+import { updateWithRetry } from '../../src/client/client.js';
 import { RW, testSeed } from '../helpers/emulator.js';
 import {
   clientOf,
@@ -604,7 +606,7 @@ describe('what people see', () => {
     expect(at('### New failures against DEMO-R1 Nightly 1 (1)')).toBeGreaterThan(0);
     expect(md).toContain('| DEMO-T2 B | FAILED |');
     expect(md).toContain('### Fixed (1)\n\n| Test | Result |\n|---|---|\n| DEMO-T4 D | PASSED |');
-    // The email is data: neutralised so that it notifies no one on GitHub (src/client/redact.ts).
+    // The email is data: neutralised so that it notifies no one on GitHub (src/shared/redact.ts).
     expect(md).toContain(
       '| 🧊 DEMO-T1 A | FAILED | flaky: races the cache | 0 days | 2026-12-31 | ada@\u200bexample.com |',
     );
@@ -682,4 +684,37 @@ describe('what people see', () => {
     );
     expect((await runCli(['quarantine'], env)).err).toMatch(/say add, remove or list/);
   });
+});
+
+test('the gate reads its failing and quarantined tests in key order, whatever order their executions were written in', async () => {
+  const emu = await publishEmulator({ seed: triageSeed() });
+  const client = clientOf(emu);
+  const project = await client.project();
+  const cases = [...emu.service.store.all('test_cases')];
+  const cycle = await client.create('test_cycles', {
+    name: 'Order',
+    rank: 1,
+    projectId: project.id,
+    status: 'ACTIVE',
+  });
+  // Written last key first, as concurrent writes may finish.
+  for (const c of [...cases].reverse()) {
+    const execution = await client.create('test_case_executions', {
+      projectId: project.id,
+      testCaseId: c.id,
+      testCycleId: cycle.id,
+    });
+    await updateWithRetry(client, 'test_case_executions', execution.id, {
+      change: () => ({ result: 'FAILED' as const }),
+    });
+  }
+  await quarantine(emu, 'DEMO-T4');
+  await quarantine(emu, 'DEMO-T2');
+  const read = await readGateExecutions(client, cycle.id, {
+    field: 'quarantine',
+    failing: true,
+    now: NOW,
+  });
+  expect(read.failing.map((t) => t.key)).toEqual(['DEMO-T1', 'DEMO-T3']);
+  expect(read.quarantined.map((t) => t.key)).toEqual(['DEMO-T2', 'DEMO-T4']);
 });

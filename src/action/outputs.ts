@@ -1,7 +1,7 @@
 /**
  * The publish result flattened to kebab-case outputs (docs/design.md), annotations and the check run.
  * Everything here is posted to GitHub, where no runner masks anything: each text passes the run's
- * Redactor, and data that people read is neutralised (src/client/redact.ts).
+ * Redactor, and data that people read is neutralised (src/shared/redact.ts).
  */
 import * as core from '@actions/core';
 import { clip, neutralise, oneLine, plainText, type Redactor } from '../shared/redact.js';

@@ -14,7 +14,8 @@ import {
   type RunningEmulator,
   type Seed,
 } from '../emulator/index.js';
-import { flag, numeric, rateSetting, text } from '../settings/index.js';
+import { choice, flag, numeric, rateSetting, text } from '../settings/index.js';
+import type { RateWindowMode } from '../shared/rate.js';
 import type { CommandContext } from './context.js';
 
 /** Set in the environment of the emulator that `--detach` starts: it reports to its parent. */
@@ -54,13 +55,21 @@ export async function runEmulatorCommand({ settings, io }: CommandContext): Prom
     // Every setting is checked here first; the child runs the same command in the foreground.
     const args = ['emulator', '--host', host, '--port', String(port)];
     args.push('--rate-limit', formatRateLimit(rateLimit));
+    args.push('--rate-window', choice<RateWindowMode>(settings, 'rate-window')!);
     if (seedFile) args.push('--seed', resolve(seedFile));
     if (chaosSpec) args.push('--chaos', chaosSpec);
     return detach(args, io);
   }
   let emulator;
   try {
-    emulator = await startEmulator({ host, port, seed, rateLimit, chaos });
+    emulator = await startEmulator({
+      host,
+      port,
+      seed,
+      rateLimit,
+      rateWindow: choice<RateWindowMode>(settings, 'rate-window'),
+      chaos,
+    });
   } catch (error) {
     // A seeded record the create path refuses is named by its entry (testCases[3].rank ...).
     if (error instanceof SeedError) throw new ConfigError('seed', `${seedFile}: ${error.message}`);

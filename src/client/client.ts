@@ -32,6 +32,7 @@ import {
 } from './scheduler.js';
 import { DEFAULT_TIMEOUT_MS } from '../shared/defaults.js';
 import { PaceFile } from './pace.js';
+import { isRepeatable } from './retry-policy.js';
 import {
   type Transport,
   type TransportResponse,
@@ -49,28 +50,46 @@ export { MAX_BODY_BYTES, MAX_PAGE_SIZE };
 /** Included records a page may carry: up to 3 levels of to-one relations per record (4.1). */
 const MAX_INCLUDED = 3 * MAX_PAGE_SIZE;
 
+/** One record of the service, as JSON:API gives it. */
 export interface Resource<T extends ResourceType = ResourceType> {
+  /** Its resource type (`test_cases`). */
   type: T;
+  /** Its id (a UUID). */
   id: string;
+  /** Its attributes, typed by its resource type (src/schema/resources.ts). */
   attributes: AttributesOf<T>;
+  /** Its relationships, as the service gave them. */
   relationships?: Record<string, unknown>;
   /** The strong ETag of the response that carried this record, when it was a single read or write. */
   etag?: string;
 }
 
+/**
+ * How a list is asked for (docs/service-api.md 4): filter, order, related records, fields, page
+ * size.
+ */
 export interface ListParams {
+  /** A FiltrQL filter, built with `f` (never from text by hand). */
   filter?: Filter;
+  /** Attributes to order by, `-` first for descending (`-updatedAt`). */
   sort?: string[];
+  /** Related records to include in the same answer (`testCase`). */
   include?: string[];
+  /** Only these attributes of each type (sparse fieldsets): fewer bytes. */
   fields?: Partial<Record<ResourceType, string[]>>;
+  /** Soft-deleted records too. */
   withDeleted?: boolean;
   /** 1..100; default 100 for iteration (fewest requests). */
   pageSize?: number;
 }
 
+/** One page of a list. */
 export interface Page<T extends ResourceType = ResourceType> {
+  /** The records of this page. */
   data: Resource<T>[];
+  /** The related records `include` asked for. */
   included: Resource[];
+  /** How many records the whole list holds, when the service said. */
   totalCount?: number;
   /** links.next, verbatim. */
   next?: string;
@@ -97,22 +116,39 @@ export interface JsonApiDocument {
   errors?: ServiceErrorObject[];
 }
 
+/**
+ * How a ServiceClient talks to the service: where, with which token, at what pace, with which
+ * retries.
+ */
 export interface ClientOptions {
   /** The region's address, with or without /api/v1. */
   baseUrl: string | URL;
+  /** The API token; masked in everything the client writes. */
   token: string;
   /** `COUNT/WINDOW` or parsed; default 100/1m. */
   rateLimit?: string | RateLimit;
+  /** Requests in flight at once; default 4. */
   concurrency?: number;
+  /**
+   * Processes publishing at once on this token from machines that share nothing (a CI matrix):
+   * each starts at 1/legs of the rate limit and adapts from there (src/client/share.ts).
+   */
+  legs?: number;
+  /** How long one attempt may take, whole request; default 30 s. */
   timeoutMs?: number;
+  /** Budgets of the retry policy to change (DEFAULT_RETRY_POLICY). */
   retry?: Partial<RetryPolicy>;
+  /** Where it logs its waits and retries; default silent. */
   logger?: Logger;
   /** Shared with the adapters' loggers, so the token is masked wherever text is written. */
   redactor?: Redactor;
+  /** How one request is sent; default undici (createUndiciTransport). Tests pass their own. */
   transport?: Transport;
+  /** The jitter's source; tests pass a seeded one. */
   random?: () => number;
   /** Time for pacing and waits; tests pass a virtual one. */
   clock?: Clock;
+  /** The product in the User-Agent header (`my-tool`; this package's version unless it has one). */
   userAgent?: string;
   /**
    * A directory where processes on the same token and base URL share their pace (the steps of
@@ -153,9 +189,16 @@ interface PreparedRequest {
   anyJson?: boolean;
 }
 
+/**
+ * The client of the service (docs/service-api.md): every request paced, retried where safe
+ * (RETRY_RULES), its errors turned into ServiceError or NetworkError, its token never written.
+ */
 export class ServiceClient {
+  /** The region's API address, ending in /api/v1. */
   readonly baseUrl: URL;
+  /** Paces and retries every request; its `policy` holds the retry budgets. */
   readonly scheduler: Scheduler;
+  /** Masks the token (and any secret added) in what the client writes. */
   readonly redactor: Redactor;
   private readonly token: string;
   private readonly logger: Logger;
@@ -182,11 +225,13 @@ export class ServiceClient {
     this.scheduler = new Scheduler({
       rateLimit,
       concurrency: options.concurrency,
+      legs: options.legs,
       retry: options.retry,
       random: options.random,
       clock: options.clock,
       // Every wait over 5 s says what it waits for and until when.
       onWait: (line) => this.logger.info(line),
+      answerTimeoutMs: this.timeoutMs,
       shared: options.sharedPaceDir
         ? new PaceFile(
             options.sharedPaceDir,
@@ -200,10 +245,12 @@ export class ServiceClient {
     this.userAgent = userAgentOf(options.userAgent);
   }
 
+  /** The requests sent so far: by method and status, retries, 429s, lost answers. */
   get stats(): RequestStats {
     return this.scheduler.stats;
   }
 
+  /** Closes the connections; the client sends nothing after. */
   async close(): Promise<void> {
     this.scheduler.close();
     await this.transport.close?.();
@@ -260,7 +307,7 @@ export class ServiceClient {
       body,
       // A write that may have been processed is sent again only when If-Match makes a repeat
       // harmless (the repeat gets 412); a plain POST never is (docs/design.md: the caller looks first).
-      repeatable: method === 'GET' || options.ifMatch !== undefined,
+      repeatable: isRepeatable(method, options.ifMatch !== undefined),
       label: `${method} ${shownPath.replace(/\?.*/s, '')}`,
       anyJson: options.anyJson,
     };
@@ -392,6 +439,7 @@ export class ServiceClient {
     }
   }
 
+  /** One record by its id, with the ETag a write to it needs. */
   async get<T extends ResourceType>(
     type: T,
     id: string,
@@ -404,6 +452,10 @@ export class ServiceClient {
     return { ...toResource<T>(res.document?.data), etag: res.etag };
   }
 
+  /**
+   * Creates a record (POST); never repeated blindly after a lost answer
+   * (NetworkError.maybeProcessed).
+   */
   async create<T extends ResourceType>(
     type: T,
     attributes: WritableAttributesOf<T>,
@@ -434,6 +486,10 @@ export class ServiceClient {
     return { ...toResource<T>(res.document?.data), etag: res.etag };
   }
 
+  /**
+   * Deletes a record (a soft-deleted type keeps it, restorable); version-locked types need the
+   * ETag.
+   */
   async delete<T extends ResourceType>(type: T, id: string, etag?: string): Promise<Resource<T>> {
     requireEtag(type, etag, 'delete');
     const res = await this.request('DELETE', `/${type}/${encodeURIComponent(id)}`, {
@@ -523,6 +579,7 @@ export class ServiceClient {
     }
   }
 
+  /** Every record of a list, page after page (see iterate to stop early). */
   async listAll<T extends ResourceType>(
     path: string,
     params: ListParams = {},

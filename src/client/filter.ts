@@ -12,6 +12,7 @@ import { parseUserFilter, userFilterText, type UserExpr } from './user-filter.js
 export type FilterValue = string | number | boolean | Date | null;
 export type ComparisonOp = '=' | '!=' | '>' | '>=' | '<' | '<=' | '~';
 
+/** A FiltrQL expression as data, built with `f` and written as text only by the client. */
 export type Filter =
   | { kind: 'compare'; field: string; op: ComparisonOp; value: Exclude<FilterValue, null> }
   | { kind: 'in'; field: string; values: Exclude<FilterValue, null>[]; negated: boolean }
@@ -50,6 +51,10 @@ export function literal(value: Exclude<FilterValue, null>): string {
   return quote(value.toISOString());
 }
 
+/**
+ * The FiltrQL builder: every value quoted and escaped, so that data is never filter syntax
+ * (`f.eq('status', 'ACTIVE')`).
+ */
 export const f = {
   eq: (field: string, value: Exclude<FilterValue, null>): Filter => f.cmp(field, '=', value),
   ne: (field: string, value: Exclude<FilterValue, null>): Filter => f.cmp(field, '!=', value),

@@ -6,6 +6,7 @@
 import type { ServiceClient } from './client.js';
 import type { RequestStats } from './scheduler.js';
 
+/** What a run reports of its requests: sent, by method, retried, answered 429. */
 export type RequestFigures = Pick<RequestStats, 'total' | 'byMethod' | 'retried' | 'rateLimited'>;
 
 export function requestsOf(client: ServiceClient): RequestFigures {

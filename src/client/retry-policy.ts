@@ -30,8 +30,28 @@ export interface RetryPolicy {
   conflictRounds: number;
   /** Creates retried after a lost answer or a 409, each after a look for the record. */
   createAttempts: number;
+  /**
+   * A leg met by 429s twice within two windows while holding its share of the limit keeps this
+   * fraction of what went through (src/client/share.ts): legs that ask too much together give up
+   * in proportion to their shares.
+   */
+  shareKeep: number;
+  /** Windows a share is held before a probe, per leg sharing the token (up to shareHoldLegs). */
+  shareHoldWindows: number;
+  /** The most legs the hold counts, so that a small share still probes every few windows. */
+  shareHoldLegs: number;
+  /**
+   * Sharing the token (the legs hint, or a first 429), a process starts or resumes at a random
+   * point of up to this many windows, so that each leg's requests fall apart from the others'.
+   */
+  sharePhaseWindows: number;
+  /** The first window's requests are spread over up to this fraction of it (jittered). */
+  startSpread: number;
 }
 
+/**
+ * The budgets a client retries with unless told otherwise (docs/architecture.md "Retry policy").
+ */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxAttempts: 5,
   maxRefusedAttempts: 2,
@@ -42,7 +62,86 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxWaitMs: DEFAULT_MAX_WAIT_MS,
   conflictRounds: 8,
   createAttempts: 5,
+  shareKeep: 0.9,
+  shareHoldWindows: 0.7,
+  shareHoldLegs: 10,
+  sharePhaseWindows: 0.3,
+  startSpread: 0.2,
 };
+
+/** The budgets of RetryPolicy an attempt's retry may spend. */
+export type RetryBudget = 'maxAttempts' | 'maxRefusedAttempts' | 'maxRateLimitAttempts';
+
+/**
+ * Which attempts are sent again and on which budget (docs/architecture.md "Retry policy"): the
+ * Scheduler reads this table (`retryBudget`), the client its methods (`isRepeatable`).
+ */
+export interface RetryRules {
+  /**
+   * The methods safe to send again after a 5xx or a lost answer: always, or only with If-Match
+   * (a repeat of a write already done then gets 412). A create (a POST without If-Match) never is:
+   * one whose answer was lost is looked for before it is sent again (src/domain/idempotent.ts).
+   */
+  repeatable: Readonly<Record<string, 'always' | 'with If-Match'>>;
+  /** Answers sent again, by status: on which budget, and whether any method may repeat them. */
+  statuses: readonly { from: number; to: number; budget: RetryBudget; anyMethod: boolean }[];
+  /** Errors never retried (the wrong protocol does not heal). */
+  neverRetried: readonly string[];
+  /** Errors with a budget of their own. */
+  errorBudgets: Readonly<Record<string, RetryBudget>>;
+  /** Any other lost answer; a request that never left may go again whatever its method. */
+  lostBudget: RetryBudget;
+  /**
+   * The policy's field that bounds a Retry-After: a longer one fails the request at once, naming
+   * the wait the service asked for.
+   */
+  retryAfterAtMost: 'maxBackoffMs';
+}
+
+export const RETRY_RULES: RetryRules = {
+  repeatable: {
+    GET: 'always',
+    PATCH: 'with If-Match',
+    DELETE: 'with If-Match',
+    POST: 'with If-Match',
+  },
+  statuses: [
+    // A 429 was not processed: any method repeats it, after Retry-After when the service gave one.
+    { from: 429, to: 429, budget: 'maxRateLimitAttempts', anyMethod: true },
+    // A 5xx may have been processed.
+    { from: 500, to: 599, budget: 'maxAttempts', anyMethod: false },
+  ],
+  // TLS spoken to a plain HTTP port, or the reverse.
+  neverRetried: ['ERR_SSL_WRONG_VERSION_NUMBER', 'EPROTO', 'ERR_SSL_PACKET_LENGTH_TOO_LONG'],
+  // Nothing listens there: a wrong port rarely heals in seconds.
+  errorBudgets: { ECONNREFUSED: 'maxRefusedAttempts' },
+  lostBudget: 'maxAttempts',
+  retryAfterAtMost: 'maxBackoffMs',
+};
+
+/** Whether a request may be sent again after a 5xx or a lost answer (RETRY_RULES.repeatable). */
+export function isRepeatable(method: string, ifMatch: boolean, rules = RETRY_RULES): boolean {
+  const when = rules.repeatable[method];
+  return when === 'always' || (when === 'with If-Match' && ifMatch);
+}
+
+/**
+ * The budget a retry of this outcome spends, or undefined when it is not sent again: an answer by
+ * its status, a lost one by its error code and whether it left.
+ */
+export function retryBudget(
+  repeatable: boolean,
+  outcome: { status: number } | { code?: string; sent: boolean },
+  rules = RETRY_RULES,
+): RetryBudget | undefined {
+  if ('status' in outcome) {
+    const rule = rules.statuses.find((r) => outcome.status >= r.from && outcome.status <= r.to);
+    return rule && (rule.anyMethod || repeatable) ? rule.budget : undefined;
+  }
+  if (outcome.code !== undefined && rules.neverRetried.includes(outcome.code)) return undefined;
+  if (!repeatable && outcome.sent) return undefined;
+  return (outcome.code !== undefined && rules.errorBudgets[outcome.code]) || rules.lostBudget;
+}
 
 export function retryPolicy(overrides: Partial<RetryPolicy> = {}): RetryPolicy {
   return { ...DEFAULT_RETRY_POLICY, ...overrides };

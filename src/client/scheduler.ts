@@ -11,7 +11,14 @@ import { INTERRUPTED_IN_A_WAIT, InterruptedError } from '../shared/errors.js';
 import { DEFAULT_CONCURRENCY } from '../shared/defaults.js';
 import { DEFAULT_RATE_LIMIT, formatRateLimit, type RateLimit } from '../shared/rate.js';
 import type { SharedPace } from './pace.js';
-import { type RetryPolicy, retryPolicy, secondRoundPauseMs } from './retry-policy.js';
+import {
+  RETRY_RULES,
+  retryBudget,
+  type RetryPolicy,
+  retryPolicy,
+  secondRoundPauseMs,
+} from './retry-policy.js';
+import { RateShare } from './share.js';
 import { errorCode } from './transport.js';
 
 export { type RetryPolicy, DEFAULT_RETRY_POLICY } from './retry-policy.js';
@@ -23,10 +30,13 @@ export {
   parseRateLimit,
 } from '../shared/rate.js';
 
+/** The requests a client sent, counted as the service counts them. */
 export interface RequestStats {
   /** Every attempt sent, retries included: the service counts them all against the limit. */
   total: number;
+  /** Attempts by HTTP method. */
   byMethod: Record<string, number>;
+  /** Answers by status. */
   byStatus: Record<string, number>;
   /** Attempts that repeated an earlier one. */
   retried: number;
@@ -65,13 +75,6 @@ export const systemClock: Clock = {
   },
 };
 
-/** TLS spoken to a plain HTTP port (or the reverse): repeating it cannot help. */
-const WRONG_PROTOCOL_CODES = new Set([
-  'ERR_SSL_WRONG_VERSION_NUMBER',
-  'EPROTO',
-  'ERR_SSL_PACKET_LENGTH_TOO_LONG',
-]);
-
 export type AttemptOutcome<T> =
   | { kind: 'response'; status: number; retryAfterMs?: number; value: T }
   | { kind: 'network'; error: unknown; sent: boolean };
@@ -85,8 +88,18 @@ export interface SchedulerOptions {
   clock?: Clock;
   /** The pace of other processes on the same token (the steps of one job). */
   shared?: SharedPace;
+  /**
+   * Legs publishing at once on this token from machines that share nothing (a CI matrix): the
+   * pace starts at 1/legs of the limit instead of all of it, and adapts from there (share.ts).
+   */
+  legs?: number;
   /** Told of every wait over ANNOUNCE_WAIT_MS: what it waits for and until when (throttled). */
   onWait?: (line: string) => void;
+  /**
+   * How long the transport waits for one answer (the client's timeout-ms): an answer still
+   * missing after ANNOUNCE_WAIT_MS is announced with the time the attempt gives up.
+   */
+  answerTimeoutMs?: number;
 }
 
 export interface ScheduleRequest {
@@ -117,9 +130,13 @@ export class Scheduler {
   private readonly clock: Clock;
   private readonly shared: SharedPace | undefined;
   private readonly onWait: ((line: string) => void) | undefined;
+  private readonly answerTimeoutMs: number | undefined;
 
   /** Answer times of the requests inside the current window, oldest first. */
   private readonly completions: number[] = [];
+  /** Which of `completions` the service took (not a 429): what this leg's share really was. */
+  private readonly took: boolean[] = [];
+  private tookCount = 0;
   private inFlight = 0;
   private readonly waiters: Waiter[] = [];
   private cancelTimer: (() => void) | undefined;
@@ -127,9 +144,22 @@ export class Scheduler {
   /** No request starts before this time (after a 429). */
   private pausedUntil = 0;
   private consecutiveRateLimits = 0;
-  /** The pace in force: lowered on 429, recovering by one request per window of successes. */
-  private allowance: number;
+  /** The pace in force: this leg's share of the limit, lowered on 429 and probing upward. */
+  private readonly share: RateShare;
   private lastCut = -Infinity;
+  /**
+   * The first window's requests go out no closer than this, from `spreadFrom` on, so legs that
+   * start together do not burst together (a lone process loses a fraction of one window, once).
+   */
+  private readonly spreadMs: number;
+  private spreadFrom = -Infinity;
+  private spreadNext = -Infinity;
+  /** Round trip of recent attempts (rising at once, falling slowly): when a probe must leave. */
+  private rttMs = 0;
+  /**
+   * Other processes use this token (the legs hint, or a 429 met): pace with care near the share.
+   */
+  private sharing: boolean;
   /** Time spent in backoffs and 429 pauses so far (the policy's maxWaitMs bounds it). */
   private waitedMs = 0;
   /** Wait lines: the end of the last wait announced, and no new line before quietUntil. */
@@ -145,14 +175,36 @@ export class Scheduler {
     this.policy = retryPolicy(options.retry);
     this.random = options.random ?? Math.random;
     this.clock = options.clock ?? systemClock;
-    this.allowance = this.rateLimit.count;
     this.shared = options.shared;
     this.onWait = options.onWait;
+    this.answerTimeoutMs = options.answerTimeoutMs;
+    this.sharing = (options.legs ?? 1) > 1;
     // What the steps before this one spent is still in the window: count it, on this clock.
     const now = this.clock.now();
     const wall = this.clock.wall();
-    for (const at of this.shared?.recent(this.rateLimit.windowMs) ?? [])
+    for (const at of this.shared?.recent(this.rateLimit.windowMs) ?? []) {
       this.completions.push(now - (wall - at));
+      this.took.push(true);
+      this.tookCount++;
+    }
+    this.share = new RateShare(
+      this.rateLimit,
+      this.policy,
+      { legs: options.legs, random: this.random },
+      now,
+    );
+    // Legs told they share the token start at a random point of the window, so that each one's
+    // requests fall apart from the others' (a probe's 429 then meets only its own leg).
+    if (this.sharing) {
+      this.pausedUntil = now + this.phaseMs();
+      this.announce(
+        this.pausedUntil - now,
+        `a start at a random point of the rate window, apart from the other legs (${options.legs} in all)`,
+      );
+    }
+    this.spreadMs =
+      (this.policy.startSpread * this.random() * this.rateLimit.windowMs) /
+      Math.max(1, this.share.allowance(now));
   }
 
   /** Writes this process's recent answer times for the processes after it; no timer is left. */
@@ -188,9 +240,9 @@ export class Scheduler {
     return secondRoundPauseMs(this.policy);
   }
 
-  /** The pace currently allowed (requests per window); below the limit after 429s. */
+  /** The pace currently allowed (requests per window): this process's share of the limit. */
   get currentAllowance(): number {
-    return Math.floor(this.allowance);
+    return Math.floor(this.share.allowance(this.clock.now()));
   }
 
   /** Run one logical request: pace it, send attempts, retry what is safe to retry. */
@@ -212,34 +264,43 @@ export class Scheduler {
         throw new InterruptedError();
       }
       let outcome: AttemptOutcome<T>;
+      const sentAt = this.clock.now();
+      const stopWatching = this.watchAnswer(what, attempts);
       try {
         outcome = await attempt(attempts);
       } catch (error) {
         outcome = { kind: 'network', error, sent: true };
       } finally {
-        this.release();
+        stopWatching();
       }
+
+      const rtt = this.clock.now() - sentAt;
+      this.rttMs = rtt > this.rttMs ? rtt : 0.9 * this.rttMs + 0.1 * rtt;
+      this.release(outcome.kind !== 'response' || outcome.status !== 429);
       this.count(request.method, outcome, attempts > 1);
       const done = (gaveUp?: string): ScheduleResult<T> => ({ ...outcome, attempts, gaveUp });
 
+      // Whether and on which budget it goes again: RETRY_RULES (src/client/retry-policy.ts).
       if (outcome.kind === 'response') {
-        if (outcome.status === 429) {
+        const budget = retryBudget(request.repeatable, outcome);
+        if (budget === 'maxRateLimitAttempts') {
           rateLimited++;
           const asked = outcome.retryAfterMs;
-          if (asked !== undefined && asked > this.policy.maxBackoffMs)
+          const atMost = this.policy[RETRY_RULES.retryAfterAtMost];
+          if (asked !== undefined && asked > atMost)
             return done(
-              `The service asked to wait ${formatWait(asked)} (Retry-After) before the next request, more than the ${formatWait(this.policy.maxBackoffMs)} this client waits at once: try again later.`,
+              `The service asked to wait ${formatWait(asked)} (Retry-After) before the next request, more than the ${formatWait(atMost)} this client waits at once: try again later.`,
             );
-          if (rateLimited >= this.policy.maxRateLimitAttempts) return done();
+          if (rateLimited >= this.policy[budget]) return done();
           const over = this.onRateLimited(asked, what);
           if (over) return done(over);
           continue;
         }
-        this.onAnswered();
-        if (outcome.status >= 500 && request.repeatable && ++failures < this.policy.maxAttempts) {
+        this.consecutiveRateLimits = 0;
+        if (budget && ++failures < this.policy[budget]) {
           const over = await this.backoff(
             failures,
-            this.policy.maxAttempts,
+            this.policy[budget],
             `${what}: ${outcome.status}`,
             request,
           );
@@ -248,15 +309,19 @@ export class Scheduler {
         }
         return done();
       }
-      const code = errorCode(outcome.error);
-      if (code !== undefined && WRONG_PROTOCOL_CODES.has(code)) return done();
-      // Nothing listens there: a short budget, a wrong port does not heal in seconds.
-      const budget =
-        code === 'ECONNREFUSED' ? this.policy.maxRefusedAttempts : this.policy.maxAttempts;
       // No answer. A request that never left (refused, DNS) may always go again; one that may have
       // reached the server only when repeating it is harmless.
-      if ((request.repeatable || !outcome.sent) && ++failures < budget) {
-        const over = await this.backoff(failures, budget, `${what}: no answer`, request);
+      const budget = retryBudget(request.repeatable, {
+        code: errorCode(outcome.error),
+        sent: outcome.sent,
+      });
+      if (budget && ++failures < this.policy[budget]) {
+        const over = await this.backoff(
+          failures,
+          this.policy[budget],
+          `${what}: no answer`,
+          request,
+        );
         if (over) return done(over);
         continue;
       }
@@ -277,10 +342,10 @@ export class Scheduler {
     }
   }
 
-  private delay(baseMs: number, attempt: number): number {
-    const exp = Math.min(this.policy.maxBackoffMs, baseMs * 2 ** (attempt - 1));
+  private delay(baseMs: number, attempt: number, capMs = this.policy.maxBackoffMs): number {
+    const exp = Math.min(capMs, baseMs * 2 ** (attempt - 1));
     // Up to 25% jitter so that publishers sharing a token do not retry in lockstep.
-    return Math.min(this.policy.maxBackoffMs, exp * (1 + 0.25 * this.random()));
+    return Math.min(capMs, exp * (1 + 0.25 * this.random()));
   }
 
   /** Spends a wait from the run's budget; the reason to give up when the budget cannot pay it. */
@@ -335,9 +400,20 @@ export class Scheduler {
   private onRateLimited(retryAfterMs: number | undefined, what: string): string | undefined {
     this.consecutiveRateLimits++;
     const asked = retryAfterMs !== undefined;
+    // The first sign of other legs: from now on pace as one of several, and resume at a random
+    // point of the window (unless the service said when), apart from the others.
+    const phase = this.sharing || asked ? 0 : this.phaseMs();
+    this.sharing = true;
+    // Without Retry-After, never longer than one window: by then the window has room again,
+    // and this leg's share (share.ts), not the pause, keeps it below the limit.
     const wait = asked
       ? retryAfterMs
-      : this.delay(this.policy.rateLimitBaseMs, this.consecutiveRateLimits);
+      : phase +
+        this.delay(
+          this.policy.rateLimitBaseMs,
+          this.consecutiveRateLimits,
+          Math.min(this.policy.maxBackoffMs, this.rateLimit.windowMs),
+        );
     const now = this.clock.now();
     // Concurrent 429s of one burst share one pause: only what extends it is spent.
     const extra = Math.max(0, now + wait - Math.max(this.pausedUntil, now));
@@ -348,35 +424,68 @@ export class Scheduler {
       wait,
       `${what}: rate limited (429)${asked ? ', as long as the service asked (Retry-After)' : ''}`,
     );
-    // Halve the pace, once per window: concurrent 429s of one burst are one signal.
+    // Lower this leg's share, once per burst: concurrent 429s of one burst are one signal.
     if (now - this.lastCut >= this.rateLimit.windowMs / 4) {
-      this.allowance = Math.max(1, this.allowance / 2);
+      this.share.congested(now, this.tookInWindow(now), this.inFlight + this.completions.length);
       this.lastCut = now;
     }
     return undefined;
   }
 
-  private onAnswered(): void {
-    this.consecutiveRateLimits = 0;
-    if (this.allowance < this.rateLimit.count) {
-      // Additive recovery: about one more request per window for each window of successes.
-      this.allowance = Math.min(
-        this.rateLimit.count,
-        this.allowance + 1 / Math.max(1, this.allowance),
-      );
+  /** A random point of up to sharePhaseWindows windows: where a leg sharing the token starts. */
+  private phaseMs(): number {
+    return this.random() * this.policy.sharePhaseWindows * this.rateLimit.windowMs;
+  }
+
+  /** This leg's requests in the window that the service took (not answered 429). */
+  private tookInWindow(now: number): number {
+    this.expire(now);
+    return this.tookCount;
+  }
+
+  /** Drops the answers that left the window. */
+  private expire(now: number): void {
+    const windowStart = now - this.rateLimit.windowMs;
+    while (this.completions.length > 0 && this.completions[0]! <= windowStart) {
+      this.completions.shift();
+      if (this.took.shift()) this.tookCount--;
     }
   }
 
+  /**
+   * A server that takes the connection and never answers must not mean silence until the
+   * timeout (and its retries) run out: an answer missing after ANNOUNCE_WAIT_MS is a wait like
+   * any other, announced with how long the attempt may still take. Returns the cancel.
+   */
+  private watchAnswer(what: string, attempt: number): () => void {
+    if (!this.onWait) return () => {};
+    return this.clock.after(ANNOUNCE_WAIT_MS, () => {
+      const retry = attempt > 1 ? ` (retry ${attempt - 1})` : '';
+      const asked = `the answer to ${what}${retry}, sent ${formatWait(ANNOUNCE_WAIT_MS)} ago`;
+      if (this.answerTimeoutMs === undefined) return this.onWait?.(`waiting for ${asked}`);
+      // The whole wait is over 5 s already, so it is told even when little of it is left.
+      this.announce(
+        this.answerTimeoutMs - ANNOUNCE_WAIT_MS,
+        `${asked} (no answer yet; it gives up at timeout-ms ${this.answerTimeoutMs})`,
+        { minMs: 0, upTo: true },
+      );
+    });
+  }
+
   /** One line for a wait over ANNOUNCE_WAIT_MS, at most one every 10 s unless a wait grows. */
-  private announce(ms: number, what: string): void {
-    if (!this.onWait || ms <= ANNOUNCE_WAIT_MS) return;
+  private announce(
+    ms: number,
+    what: string,
+    { minMs = ANNOUNCE_WAIT_MS, upTo = false }: { minMs?: number; upTo?: boolean } = {},
+  ): void {
+    if (!this.onWait || ms <= minMs) return;
     const now = this.clock.now();
     const end = now + ms;
     if (now < this.quietUntil && end <= this.announcedUntil + ANNOUNCE_WAIT_MS) return;
     this.announcedUntil = Math.max(this.announcedUntil, end);
     this.quietUntil = now + 2 * ANNOUNCE_WAIT_MS;
     const until = new Date(this.clock.wall() + ms).toISOString().slice(11, 19);
-    this.onWait(`waiting ${formatWait(ms)} (until ${until} UTC): ${what}`);
+    this.onWait(`waiting ${upTo ? 'up to ' : ''}${formatWait(ms)} (until ${until} UTC): ${what}`);
   }
 
   private acquire(signal?: AbortSignal): Promise<void> {
@@ -409,9 +518,14 @@ export class Scheduler {
     return true;
   }
 
-  private release(): void {
+  private release(took: boolean): void {
     this.inFlight--;
     this.completions.push(this.clock.now());
+    this.took.push(took);
+    if (took) {
+      this.tookCount++;
+      this.share.answered(this.inFlight + this.completions.length, this.clock.now());
+    }
     this.shared?.record(this.clock.wall());
     this.pump();
   }
@@ -421,15 +535,38 @@ export class Scheduler {
       const now = this.clock.now();
       if (now < this.pausedUntil) return this.wait(this.pausedUntil, now, false);
       if (this.inFlight >= this.concurrency) return; // release() pumps again
-      const windowStart = now - this.rateLimit.windowMs;
-      while (this.completions.length > 0 && this.completions[0]! <= windowStart)
-        this.completions.shift();
-      if (this.inFlight + this.completions.length >= Math.floor(this.allowance)) {
+      this.expire(now);
+      const allowance = Math.floor(this.share.allowance(now));
+      if (this.inFlight + this.completions.length >= allowance) {
         // Full: the oldest answer leaves the window first (or an in-flight one answers).
         if (this.completions.length > 0)
           this.wait(this.completions[0]! + this.rateLimit.windowMs, now, true);
         return;
       }
+      // Sharing the token, a leg near its share sends one request at a time: if the window is
+      // full, one 429 tells it so, not every request it had in flight.
+      if (
+        this.sharing &&
+        this.inFlight > 0 &&
+        this.inFlight + this.completions.length >=
+          Math.min(allowance, this.share.proven) - this.concurrency
+      )
+        return; // release() pumps again
+      if (now < this.spreadNext && now < this.spreadFrom + this.rateLimit.windowMs)
+        return this.wait(this.spreadNext, now, false);
+      // A probe goes just before this leg's oldest answer leaves the window: if it meets a 429,
+      // this leg's next request is the one held back, so the window it overfilled empties
+      // before another leg's next request arrives (a probe costs its own 429, not another's).
+      if (
+        this.share.probing(now) &&
+        this.inFlight + this.completions.length >= this.share.proven &&
+        this.completions.length > 0
+      ) {
+        const probeAt = this.completions[0]! + this.rateLimit.windowMs - 2 * this.rttMs - 1;
+        if (now < probeAt) return this.wait(probeAt, now, true);
+      }
+      if (this.spreadFrom === -Infinity) this.spreadFrom = now;
+      this.spreadNext = now + this.spreadMs;
       this.inFlight++;
       this.waiters.shift()!.go();
     }
@@ -445,10 +582,9 @@ export class Scheduler {
     }
     // A 429's pause was announced when it began.
     if (pacing) {
+      const allowance = this.currentAllowance;
       const slowed =
-        this.allowance < this.rateLimit.count
-          ? `, slowed to ${this.currentAllowance} after 429s`
-          : '';
+        allowance < this.rateLimit.count ? `, this run's share ${allowance} per window` : '';
       const shared = this.shared ? ', shared with the other steps on this token' : '';
       this.announce(
         at - now,

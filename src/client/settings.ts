@@ -7,6 +7,7 @@ import type { RateLimit } from '../shared/rate.js';
 import type { SettingSource } from '../shared/setting-readers.js';
 import {
   flag,
+  numeric,
   numericWithDefault,
   rateSetting,
   required,
@@ -30,10 +31,16 @@ export type ClientSettings = Required<
 > & {
   baseUrl: URL;
   rateLimit: RateLimit;
+  /** Jobs publishing at once on this token (the `legs` hint, src/client/share.ts). */
+  legs?: number;
   verbose: boolean;
   retry: Pick<RetryPolicy, 'retryBaseMs' | 'rateLimitBaseMs' | 'maxWaitMs'>;
 };
 
+/**
+ * The client's settings read and checked (base-url, token, rate-limit, concurrency, timeout-ms,
+ * retries), before any request.
+ */
 export function clientSettings(src: SettingSource): ClientSettings {
   const baseUrl = required(src, 'base-url', 'the address of your region.');
   const token = required(src, 'token', 'the API token, from your CI secret store.');
@@ -44,6 +51,7 @@ export function clientSettings(src: SettingSource): ClientSettings {
     concurrency: numericWithDefault(src, 'concurrency'),
     timeoutMs: numericWithDefault(src, 'timeout-ms'),
     rateLimit: rateSetting(src, 'rate-limit'),
+    legs: numeric(src, 'legs'),
     verbose: flag(src, 'verbose'),
     // The 429 backoff keeps its ratio to the fault backoff (src/client/retry-policy.ts).
     retry: {

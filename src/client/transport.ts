@@ -6,16 +6,25 @@ import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
 import { DEFAULT_TIMEOUT_MS } from '../shared/defaults.js';
 import { isLoopbackHost } from './base-url.js';
 
+/** One HTTP request as a Transport sends it. */
 export interface TransportRequest {
+  /** The HTTP method. */
   method: string;
+  /** The whole URL, query included. */
   url: URL;
+  /** The headers, lower-case names (the token among them: never log them). */
   headers: Record<string, string>;
+  /** The body, already serialised. */
   body?: string;
 }
 
+/** One HTTP answer as a Transport gives it back. */
 export interface TransportResponse {
+  /** The HTTP status. */
   status: number;
+  /** The headers, lower-case names. */
   headers: Record<string, string | undefined>;
+  /** The body as text. */
   body: string;
   /** The body was over the limit and was not read to its end (the body is then empty). */
   tooLarge?: boolean;
@@ -27,6 +36,10 @@ export interface TransportResponse {
  */
 export const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
+/**
+ * Sends one HTTP request and gives back its answer; the client's only way out (tests pass their
+ * own).
+ */
 export type Transport = (req: TransportRequest) => Promise<TransportResponse>;
 
 export interface TransportOptions {
@@ -84,6 +97,10 @@ export function describeNetworkError(error: unknown, timeoutMs: number): string 
   }
 }
 
+/**
+ * The default Transport: undici, through the environment's proxy (never for a loopback address),
+ * with the response size limit and the timeout.
+ */
 export function createUndiciTransport(
   options: TransportOptions = {},
 ): Transport & { close(): Promise<void> } {

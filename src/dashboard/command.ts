@@ -49,6 +49,10 @@ export interface BuiltReport {
   markdown: string;
 }
 
+/**
+ * The `report` command's work: the series read within its budget, analysed and rendered in each
+ * form the settings ask for.
+ */
 export async function buildReport(
   client: ServiceClient,
   settings: DashboardSettings,

@@ -40,12 +40,14 @@ import type {
   TestInfo,
 } from './render/index.js';
 
+/** Which cycles form the series: a FiltrQL filter, or a name pattern. */
 export type SeriesSpec =
   /** FiltrQL text a user wrote, e.g. `name ~ "Nightly" AND status = "DONE"`. */
   | { filter: string; namePattern?: undefined }
   /** `Nightly *` or a cycle-name template such as `Nightly {date}`. */
   | { namePattern: string; filter?: undefined };
 
+/** How much of a series readSeries reads, and within what budget of requests. */
 export interface ReadSeriesOptions {
   /** How many of the newest cycles; default 20. */
   last?: number;

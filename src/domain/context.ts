@@ -11,14 +11,24 @@ import { dirname, join, posix, resolve } from 'node:path';
 import { ConfigError } from '../shared/errors.js';
 import { Redactor } from '../shared/redact.js';
 
+/**
+ * What a run knows of its CI (commit, branch, pull request, run): the placeholders of a cycle name
+ * (`{sha}`, `{branch}`, `{pr}`, `{run_id}` ...).
+ */
 export interface CiContext {
+  /** The commit (`{sha}`, `{sha7}`). */
   sha?: string;
+  /** The branch (`{branch}`); a pull request's head branch. */
   branch?: string;
+  /** The pull request's number (`{pr}`). */
   pr?: string;
   /** A pull (merge) request's target branch: the branch whose series a PR compares with. */
   baseBranch?: string;
+  /** The CI run's id (`{run_id}`). */
   runId?: string;
+  /** The CI run's number (`{run_number}`). */
   runNumber?: string;
+  /** The environment, for `{env:VAR}`. */
   env: Record<string, string | undefined>;
   /** The time {date} and {datetime} show: when the CI run started (runStartedAt), else now. */
   now: Date;
@@ -31,7 +41,7 @@ const first = (env: Record<string, string | undefined>, ...names: string[]) =>
 
 /**
  * `secrets`: the adapter's Redactor, which knows the tokens given as flags or inputs; the run's
- * secret variables in `env` (RUN_SECRET_ENV in src/client/redact.ts) are added to it.
+ * secret variables in `env` (RUN_SECRET_ENV in src/shared/redact.ts) are added to it.
  */
 export function ciContext(
   env: Record<string, string | undefined>,

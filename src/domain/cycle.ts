@@ -10,11 +10,20 @@ import type { CycleStatus } from '../schema/resources.js';
 import { createOrFind } from './idempotent.js';
 import { nextRank } from './match.js';
 
+/**
+ * Which cycle a run writes to (by key, else by name), and whether it may create it or reopen it
+ * when it is DONE.
+ */
 export interface CycleOptions {
+  /** The cycle's key (cycle-key): the cycle must exist. */
   key?: string;
+  /** The cycle's name (cycle-name, its placeholders rendered). */
   name?: string;
+  /** Create the cycle when no cycle has the name (create-cycle). */
   create: boolean;
+  /** Write to a DONE cycle, making it ACTIVE again (reopen-done-cycle). */
   reopenDone: boolean;
+  /** Custom fields of a cycle this run creates (cycle-custom-fields). */
   customFields?: Record<string, unknown>;
   /** Status for a cycle this run creates (cycle create --status). */
   createStatus?: CycleStatus;

@@ -48,8 +48,11 @@ export interface RetireOptions {
 
 /** One in-scope automated case no test of this run matched, and what becomes of it. */
 export interface RetireCandidate {
+  /** The test case's key; null when the service gave none. */
   key: string | null;
+  /** The test case's name. */
   name: string;
+  /** The automation key that ties it to its test. */
   automationKey: string;
   /**
    * gone: this run proves its test gone (archived under retire-missing); kept: not proven gone,
@@ -62,10 +65,13 @@ export interface RetireCandidate {
 
 /** A vanished test and a new test of the same file (or suite) whose names are alike. */
 export interface LikelyRename {
+  /** The test case's key; null when the service gave none. */
   key: string | null;
+  /** The test case's name. */
   name: string;
   /** The case's automation key, and the new test's. */
   from: string;
+  /** The new test's automation key. */
   to: string;
   /** The file (or suite) both belong to; `old → new` for the tests of a moved or renamed file. */
   where: string;
@@ -75,11 +81,13 @@ export interface LikelyRename {
   followed: boolean;
 }
 
+/** What retire-missing found: the scope, the bound, what blocks it, and each candidate. */
 export interface RetireReport {
   /** Automated cases (AUTOMATED, with a key, not ARCHIVED). */
   automated: number;
   /** How many one run may archive. */
   max: number;
+  /** Whether retire-missing was asked for (else the report only says what it would do). */
   enabled: boolean;
   /** Automated cases in this pipeline's scope (matched by this run's tests, or candidates). */
   inScope: number;

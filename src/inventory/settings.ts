@@ -13,8 +13,10 @@ import { matchSettings } from '../domain/index.js';
 import { type CaseFieldMapping, parseCaseFields } from './case-fields.js';
 import { checkRetireGrace, parseRetireMax, parseRetireScope } from './retire.js';
 
+/** Sync's settings as read from the settings table: SyncOptions without what the caller gives. */
 export type SyncSettings = Omit<SyncOptions, 'reports' | 'logger' | 'signal' | 'concurrency'>;
 
+/** Sync's settings read and checked, before any request. */
 export function syncSettings(
   src: SettingSource,
   env: Record<string, string | undefined>,

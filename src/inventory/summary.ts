@@ -51,6 +51,9 @@ function stepsLine(r: SyncResult, verb: string): string {
   return `Steps of ${r.steps.cases} case(s): ${r.steps.created} ${verb}created, ${r.steps.updated} ${verb}updated, ${r.steps.deleted} ${verb}deleted.`;
 }
 
+/**
+ * What sync did, as Markdown for a job summary: every text from reports and the service in cells.
+ */
 export function renderSyncSummary(r: SyncResult, words: SettingWords = KEY_WORDS): string {
   const verb = r.dryRun ? 'would be ' : '';
   const lines = [

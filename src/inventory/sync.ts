@@ -79,10 +79,13 @@ const PAGE = 100;
 
 /** retireMissing is never set by publish --sync: a publish never archives. */
 export interface SyncOptions extends RetireOptions {
+  /** The reports, read before any request. */
   reports: ParsedReport[];
+  /** How a test's key and automation key are made (key-pattern, automation-key, the workspace). */
   match: Pick<MatchOptions, 'keyPattern' | 'automationKey' | 'workspace'>;
   /** The key template the Space's cases were keyed by: such cases are re-keyed, not duplicated. */
   migrateKeys?: string;
+  /** Report properties mapped to the cases' fields (priority, owner, custom fields). */
   caseFields?: CaseFieldMapping;
   /** Absent: `key`. */
   caseNames?: CaseNames;
@@ -90,9 +93,13 @@ export interface SyncOptions extends RetireOptions {
   replaceSteps?: boolean;
   /** The string custom field of test cases where sync records the mapped values it wrote. */
   ownershipField?: string;
+  /** Read and plan only; write nothing. */
   dryRun: boolean;
+  /** Where it logs; default silent. */
   logger?: Logger;
+  /** Writes under way at once; default the client's concurrency. */
   concurrency?: number;
+  /** Stop between writes when aborted: InterruptedError. */
   signal?: AbortSignal;
   /** The Space's id when the caller has read it (publish --sync): one request fewer. */
   projectId?: string;
@@ -100,15 +107,23 @@ export interface SyncOptions extends RetireOptions {
   quiet?: boolean;
 }
 
+/** What sync did (in a dry run, would do) to the Space's automated test cases. */
 export interface SyncResult {
+  /** Whether this was a dry run (nothing written). */
   dryRun: boolean;
+  /** Test cases created for tests that had none. */
   created: CaseRef[];
+  /** Cases whose name followed their test's, with the name they had. */
   renamed: (CaseRef & { from: string })[];
+  /** Cases given a new automation key (migrate-keys, follow-renames), with the old and the new. */
   rekeyed: (CaseRef & { from: string; to: string })[];
   /** automationStatus, priority, owner and custom fields, by attribute name. */
   updated: (CaseRef & { fields: string[] })[];
+  /** Cases archived (retire-missing). */
   archived: CaseRef[];
+  /** Archived cases brought back because their test is back. */
   restored: CaseRef[];
+  /** Steps created, updated and deleted, and the cases they belong to. */
   steps: { created: number; updated: number; deleted: number; cases: number };
   /**
    * Fields sync would have written and left, because a person wrote them (docs/design.md "Sync:
@@ -125,7 +140,9 @@ export interface SyncResult {
   plannedRequests: number;
   /** Writes the service refused (a name another case holds): not done, the rest went on. */
   failed: { case: string; reason: string }[];
+  /** The requests sync sent, by method, with retries and 429s. */
   requests: RequestFigures;
+  /** What the user should look at; sync went on. */
   warnings: string[];
 }
 

@@ -1,6 +1,6 @@
 /**
  * The summary of a publish or a gate (src/publish/summary.ts), with the traceability matrix after
- * it when the gate read the cycle's coverage (src/traceability/matrix.ts): both adapters write it
+ * it when the gate read the cycle's coverage (src/dashboard/render/matrix.ts): both adapters write it
  * (the CLI's summary-file, the action's job summary, check run and comment).
  */
 import type { ParsedReport } from '../parsers/index.js';

@@ -5,7 +5,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import fg from 'fast-glob';
-import { REPORT_EXTENSIONS } from '../shared/defaults.js';
+import { FORMATS } from './registry.js';
 import { ConfigError } from '../shared/errors.js';
 import { ReportError } from './base/model.js';
 
@@ -17,6 +17,10 @@ export interface DiscoverOptions {
   windowsPaths?: boolean;
 }
 
+/**
+ * The report files the patterns match (globs, directories, `!` excludes), sorted and without
+ * repeats; a pattern that matches nothing is a ReportError unless `failOnEmpty` is false.
+ */
 export async function discoverReports(
   patterns: readonly string[],
   options: DiscoverOptions = {},
@@ -73,7 +77,8 @@ export async function discoverReportFiles(
   return [...found].map(([file, fromDirectory]) => ({ file, fromDirectory }));
 }
 
-const REPORT_FILES = `**/*.{${REPORT_EXTENSIONS.join(',')}}`;
+/** The extensions the formats declare (src/parsers/base/format.ts), once each. */
+const REPORT_FILES = `**/*.{${[...new Set(FORMATS.flatMap((f) => f.extensions))].join(',')}}`;
 
 async function isDirectory(path: string): Promise<boolean> {
   try {

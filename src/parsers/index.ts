@@ -5,20 +5,25 @@ export { FORMATS, FORMAT_IDS, formatById } from './registry.js';
 export { describeRunError, runErrorsOf, type ReportRunError } from './run-errors.js';
 
 import { dirname } from 'node:path';
+import type { ReportFormat } from './base/format.js';
 import { discoverReportFiles, type FoundReport } from './discover.js';
-import { ALLURE_RESULT } from './formats/allure.js';
 import { NotAReportError, type ParsedReport, type SkippedFile } from './base/model.js';
-import { readAllure, readReport, type ReadOptions } from './read.js';
+import { readDirectoryReport, readReport, type ReadOptions } from './read.js';
+import { FORMATS } from './registry.js';
 
 /** The reports read, and the files a directory pattern found that are no reports. */
 export type ReportSet = ParsedReport[] & { skipped: SkippedFile[] };
+
+/** The formats that write one file per test (src/parsers/base/format.ts `perDirectory`). */
+const PER_DIRECTORY = FORMATS.filter((f) => f.perDirectory);
 
 /**
  * Every report the patterns match, parsed; the first unreadable one stops with its ReportError.
  * Files found only by walking a directory that are recognisably no report (a tool's state, a
  * config: binary, or in no known format) are skipped and listed in `skipped`; a file named
- * explicitly or by a glob stays strict. Allure's `*-result.json` files of one directory are one
- * report, so that the runs of a retried test fold.
+ * explicitly or by a glob stays strict. The result files of one directory of a format that writes
+ * one file per test (Allure's `*-result.json`) are one report, so that the runs of a retried test
+ * fold.
  */
 export async function readReports(
   patterns: readonly string[],
@@ -28,20 +33,11 @@ export async function readReports(
   const at = (file: string) => (options.cwd ? `${options.cwd}/${file}` : file);
   const reports: ParsedReport[] = [];
   const skipped: SkippedFile[] = [];
-  const allureDirs = new Map<string, FoundReport[]>();
-  const readsAllure = ALLURE_FORMATS.has(options.format ?? 'auto');
+  const groups = groupByDirectory(found, options.format ?? 'auto');
   for (const one of found) {
-    if (!ALLURE_RESULT.test(one.file)) continue;
-    const dir = dirname(one.file);
-    const files = allureDirs.get(dir);
-    if (files) files.push(one);
-    else allureDirs.set(dir, [one]);
-  }
-  for (const one of found) {
-    if (readsAllure && ALLURE_RESULT.test(one.file)) continue;
-    // Allure writes containers, globals and attachments beside its results: not reports.
-    if (one.fromDirectory && ALLURE_SIDECAR.test(one.file) && allureDirs.has(dirname(one.file)))
-      continue;
+    if (groups.read.has(one.file)) continue;
+    // The tool's other files beside its results (Allure's containers, globals, attachments).
+    if (one.fromDirectory && groups.sidecars.has(one.file)) continue;
     try {
       reports.push(await readReport(at(one.file), options));
     } catch (error) {
@@ -49,8 +45,9 @@ export async function readReports(
       skipped.push({ file: one.file, reason: error.reason });
     }
   }
-  for (const [dir, files] of readsAllure ? allureDirs : []) {
-    const read = await readAllure(
+  for (const { format, dir, files } of groups.reports) {
+    const read = await readDirectoryReport(
+      format,
       at(dir),
       files.map((f) => ({ ...f, file: at(f.file) })),
       options,
@@ -61,8 +58,40 @@ export async function readReports(
   return Object.assign(reports, { skipped });
 }
 
-const ALLURE_FORMATS = new Set(['auto', 'allure']);
-const ALLURE_SIDECAR = /-(container|globals|attachment)\.\w+$/;
+interface DirectoryGroups {
+  /** One report per format and directory: its result files. */
+  reports: { format: ReportFormat; dir: string; files: FoundReport[] }[];
+  /** The result files those reports read (not read one by one). */
+  read: Set<string>;
+  /** The files beside them that are the tool's, not reports. */
+  sidecars: Set<string>;
+}
+
+/** The result files of the per-directory formats by directory, when `format` may read them. */
+function groupByDirectory(found: readonly FoundReport[], format: string): DirectoryGroups {
+  const groups: DirectoryGroups = { reports: [], read: new Set(), sidecars: new Set() };
+  const dirs = new Set<string>();
+  for (const f of PER_DIRECTORY) {
+    const byDir = new Map<string, FoundReport[]>();
+    for (const one of found) {
+      if (!f.perDirectory!.result.test(one.file) || groups.read.has(one.file)) continue;
+      const dir = dirname(one.file);
+      const files = byDir.get(dir);
+      if (files) files.push(one);
+      else byDir.set(dir, [one]);
+    }
+    for (const [dir, files] of byDir) {
+      dirs.add(dir);
+      if (format !== 'auto' && format !== f.id) continue;
+      groups.reports.push({ format: f, dir, files });
+      for (const one of files) groups.read.add(one.file);
+    }
+    for (const one of found)
+      if (f.perDirectory!.sidecar.test(one.file) && dirs.has(dirname(one.file)))
+        groups.sidecars.add(one.file);
+  }
+  return groups;
+}
 
 /** One line for a log: the files a directory held that are not reports (first 10, then a count). */
 export function describeSkipped(skipped: readonly SkippedFile[]): string | undefined {

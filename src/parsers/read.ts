@@ -11,10 +11,10 @@ import {
   type SkippedFile,
   type TestResult,
 } from './base/model.js';
-import { allure } from './formats/allure.js';
 import { FORMATS, FORMAT_IDS, formatById } from './registry.js';
 import { decodeText, parseXml, XmlError, XmlLimitError } from './base/xml.js';
 
+/** How a report is read: its format, and the size over which it is refused. */
 export interface ReadOptions {
   /** A format id, or 'auto' (default) to detect from the content. */
   format?: string;
@@ -67,6 +67,10 @@ export async function readText(file: string, maxBytes: number): Promise<string> 
   return decodeText(bytes);
 }
 
+/**
+ * One report's text or bytes parsed: the format given, else detected by content; a file in no
+ * format is a ReportError naming it.
+ */
 export function parseReport(
   file: string,
   bytes: Buffer | string,
@@ -102,11 +106,13 @@ function withoutAnsi(tests: TestResult[]): void {
 }
 
 /**
- * The Allure result files of one directory as one report (see formats/allure.ts); a file among
- * them in another format is read as its own report. A file in no format is refused, or skipped
- * and listed when only a directory pattern found it.
+ * The result files of one directory as one report, for a format that writes one file per test
+ * (`perDirectory`, as formats/allure.ts does); a file among them in another format is read as its
+ * own report. A file in no format is refused, or skipped and listed when only a directory pattern
+ * found it.
  */
-export async function readAllure(
+export async function readDirectoryReport(
+  format: ReportFormat,
   dir: string,
   files: readonly { file: string; fromDirectory: boolean }[],
   options: ReadOptions = {},
@@ -117,18 +123,18 @@ export async function readAllure(
   for (const { file, fromDirectory } of files) {
     const text = await readText(file, options.maxBytes ?? DEFAULT_MAX_REPORT_BYTES);
     try {
-      const format = pickFormat(file, text, options.format ?? 'auto');
-      if (format === allure) docs.push(jsonOf(format, file, text));
-      else reports.push(parseReport(file, text, { ...options, format: format.id }));
+      const picked = pickFormat(file, text, options.format ?? 'auto');
+      if (picked === format) docs.push(jsonOf(format, file, text));
+      else reports.push(parseReport(file, text, { ...options, format: picked.id }));
     } catch (error) {
       if (!(error instanceof NotAReportError && fromDirectory)) throw error;
       skipped.push({ file, reason: error.reason });
     }
   }
   if (docs.length) {
-    const tests = runParser(allure, dir, docs);
+    const tests = runParser(format, dir, docs);
     withoutAnsi(tests);
-    reports.unshift({ file: dir, format: allure.id, tests });
+    reports.unshift({ file: dir, format: format.id, tests });
   }
   return { reports, skipped };
 }

@@ -55,4 +55,5 @@ export function formatById(id: string): ReportFormat | undefined {
   return FORMATS.find((f) => f.id === id);
 }
 
+/** The format ids in detection order: the `--format` choices besides `auto`. */
 export const FORMAT_IDS: string[] = [...REPORT_FORMAT_IDS];

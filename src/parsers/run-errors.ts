@@ -7,6 +7,7 @@ import type { ParsedReport, RunError } from './base/model.js';
 
 /** A run error with the report that names it. */
 export interface ReportRunError extends RunError {
+  /** The report's path. */
   report: string;
 }
 

@@ -55,9 +55,16 @@ export async function gateCycle(
   };
 }
 
+/**
+ * What `cycle create` did: the cycle, whether it was created (not found), and what populating it
+ * wrote.
+ */
 export interface CreateCycleResult {
+  /** The cycle found or created. */
   cycle: Resource<'test_cycles'>;
+  /** Whether this run created it (no cycle of that name was found). */
   created: boolean;
+  /** What --populate did: executions created, and test cases its filter matched. */
   populated?: { created: number; matched: number };
 }
 

@@ -5,7 +5,6 @@ import { type CycleRef, laneOf, type NoPreviousCycle, previousInSeries } from '.
 import { cycleCounts } from '../domain/index.js';
 import type { Resource, ServiceClient } from '../client/index.js';
 import { TestcycleError } from '../shared/errors.js';
-import { oneLine } from '../shared/redact.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import {
   countsFrom,
@@ -14,39 +13,21 @@ import {
   type CycleCounts,
   type PassRateBasis,
 } from '../schema/counts.js';
-import { THRESHOLD_KEYS } from '../settings/index.js';
-
-export { countsFrom, passRate, type CycleCounts };
 import {
-  readTriage,
-  type Triage,
-  type TriageGateOptions,
-  withoutQuarantinedIn,
-  withoutTests,
-} from '../triage/index.js';
+  anyThreshold,
+  checkThresholds,
+  type GateOptions,
+  type PreviousCycle,
+} from './thresholds.js';
 
-export interface GateOptions extends TriageGateOptions {
-  minPassRate?: number;
-  /** Fail when the pass rate fell by more than this many points against the previous cycle of `series`. */
-  maxPassRateDrop?: number;
-  /** The cycle-name template whose cycles form a series ("Nightly {date}"), for maxPassRateDrop. */
-  series?: string;
-  maxFailed?: number;
-  maxBlocked?: number;
-  failOnNotExecuted?: boolean;
-  basis: 'executed' | 'all';
-  /** Extra FiltrQL condition, e.g. testCase.priority = "CRITICAL". */
-  filter?: string;
-  /**
-   * Requirement coverage thresholds (docs/design.md "Traceability: coverage"): the job layer reads
-   * the cycle's coverage after the gate and adds their misses to its verdict (src/job/jobs.ts).
-   */
-  minCoverage?: number;
-  maxFailingRequirements?: number;
-}
+export { countsFrom, passRate, type CycleCounts, type GateOptions };
+import { readTriage, type Triage, withoutQuarantinedIn, withoutTests } from '../triage/index.js';
 
+/** Whether the gate passed, and why not (one reason per threshold broken). */
 export interface GateVerdict {
+  /** Whether every threshold held. */
   passed: boolean;
+  /** Why it failed, one line per threshold broken. */
   reasons: string[];
   /** What the gate could not check and why, when that passes (the first cycle of a series). */
   notes?: string[];
@@ -54,18 +35,13 @@ export interface GateVerdict {
 
 /** The thresholds failed: each adapter maps this kind once (exit 1, a failed step). */
 export class GateFailedError extends TestcycleError {
-  constructor(readonly reasons: string[]) {
+  constructor(
+    /** Why the gate failed, one line per threshold broken. */
+    readonly reasons: string[],
+  ) {
     super(reasons.join('; '), 'GATE_FAILED', 'gate');
   }
 }
-
-/**
- * The GateOptions field of each threshold row of the settings table (`threshold: true`): its key
- * in camelCase (`min-pass-rate` is minPassRate), so that the table says once what a threshold is.
- */
-const THRESHOLD_FIELDS = THRESHOLD_KEYS.map(
-  (key) => key.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase()) as keyof GateOptions,
-);
 
 /**
  * The pass rate over the counts the gate judged, and, when it left quarantined tests out
@@ -95,67 +71,26 @@ export function passRatesOf(
 
 /** A gate with work to do: a threshold, new failures to notify of, or a filter to count by. */
 export function hasThresholds(g: GateOptions | undefined): g is GateOptions {
-  return (
-    !!g &&
-    (THRESHOLD_FIELDS.some((field) => g[field] !== undefined && g[field] !== false) ||
-      g.notify !== undefined ||
-      g.filter !== undefined)
-  );
+  return !!g && (anyThreshold(g) || g.notify !== undefined || g.filter !== undefined);
 }
 
-/** The previous cycle of a series and its pass rate (same basis and filter). */
-export interface PreviousCycle {
-  key: string;
-  name: string;
-  passRate: number | null;
-}
-
+export type { PreviousCycle };
 export type { CycleRef, NoPreviousCycle };
 
+/** The thresholds of `gate` checked against the counts (and the previous cycle, the triage). */
 export function verdict(
   counts: CycleCounts,
   gate: GateOptions,
   previous?: PreviousCycle | NoPreviousCycle,
+  triage?: Triage,
 ): GateVerdict {
-  const reasons: string[] = [];
-  const notes: string[] = [];
-  const rate = passRate(counts, gate.basis);
-  if (gate.maxPassRateDrop !== undefined && previous) {
-    if ('why' in previous) {
-      if (previous.first) notes.push(`no previous cycle: trend not checked (${previous.why})`);
-      else
-        reasons.push(
-          `no previous cycle found in the series, so the pass rate drop (at most ${gate.maxPassRateDrop} allowed) was not checked: ${previous.why}`,
-        );
-    } else if (previous.passRate === null || rate === null) {
-      const which =
-        rate === null
-          ? 'this cycle'
-          : `the previous cycle ${previous.key} "${oneLine(previous.name)}"`;
-      notes.push(`${which} has no pass rate (no counted tests): trend not checked`);
-    } else {
-      const drop = Math.round((previous.passRate - rate) * 100) / 100;
-      if (drop > gate.maxPassRateDrop)
-        reasons.push(
-          `pass rate ${rate}% fell ${drop} points from ${previous.passRate}% in ${previous.key} "${oneLine(previous.name)}" (at most ${gate.maxPassRateDrop} allowed)`,
-        );
-    }
-  }
-  if (gate.minPassRate !== undefined) {
-    if (rate === null)
-      reasons.push(
-        `no ${gate.basis === 'all' ? '' : 'executed '}tests to compute a pass rate (min ${gate.minPassRate}%)`,
-      );
-    else if (rate < gate.minPassRate)
-      reasons.push(`pass rate ${rate}% is below ${gate.minPassRate}% (basis: ${gate.basis})`);
-  }
-  if (gate.maxFailed !== undefined && counts.failed > gate.maxFailed)
-    reasons.push(`${counts.failed} failed, more than ${gate.maxFailed} allowed`);
-  if (gate.maxBlocked !== undefined && counts.blocked > gate.maxBlocked)
-    reasons.push(`${counts.blocked} blocked, more than ${gate.maxBlocked} allowed`);
-  if (gate.failOnNotExecuted && counts.notExecuted + counts.inProgress > 0) {
-    reasons.push(`${counts.notExecuted + counts.inProgress} not executed (fail-on-not-executed)`);
-  }
+  const { reasons, notes } = checkThresholds(gate, {
+    counts,
+    rate: passRate(counts, gate.basis),
+    basis: gate.basis,
+    previous,
+    triage,
+  });
   return { passed: reasons.length === 0, reasons, ...(notes.length ? { notes } : {}) };
 }
 
@@ -181,7 +116,7 @@ export async function evaluateGate(
           triaged && withoutQuarantinedIn(client, triaged.triage, gate),
         )
       : undefined;
-  const base = verdict(counts, gate, previous);
+  const base = verdict(counts, gate, previous, triaged?.triage);
   if (!triaged) return { counts, verdict: base };
   const reasons = [...base.reasons, ...triaged.reasons];
   const notes = [...(base.notes ?? []), ...triaged.notes];

@@ -9,6 +9,10 @@ import { oneLine } from '../shared/redact.js';
 import type { ResolvedCycle } from '../domain/index.js';
 import { makePlan, readExecutions, writePlan } from './writes.js';
 
+/**
+ * One NOT_EXECUTED execution in the cycle for every test case the FiltrQL filter matches and the
+ * cycle lacks (`cycle create --populate`), written as one plan; what it created and matched.
+ */
 export async function populateCycle(
   client: ServiceClient,
   projectId: string,

@@ -67,28 +67,45 @@ import {
 
 /** The settings of settings.ts (flags and inputs), the reports, and what the caller wires in. */
 export interface PublishOptions extends Omit<PublishSettings, 'gate' | 'format'> {
+  /** The reports, read before any request (readReports). */
   reports: ParsedReport[];
+  /** The gate; absent: no gate. */
   gate?: GateOptions;
+  /** Where it logs; default silent. */
   logger?: Logger;
   /** Progress lines: every ~10 s or 5% of the writes. */
   progress?: (line: string) => void;
+  /** How often progress lines may come; default about 10 s. */
   progressIntervalMs?: number;
+  /**
+   * The write pool's concurrency (it keeps twice as many results under way); default the client's.
+   */
   concurrency?: number;
   /** Stop between writes when aborted (SIGINT, a cancelled job): InterruptedError, exit 130. */
   signal?: AbortSignal;
 }
 
+/**
+ * What a publish did: the cycle, its counts and pass rate, the gate's verdict, the writes, what did
+ * not match, and what it cost.
+ */
 export interface PublishResult {
+  /** The cycle written to (in a dry run, maybe one not created yet). */
   cycle: { id: string | null; key: string | null; name: string; status: string };
+  /** The cycle's executions by result, after the writes. */
   counts: CycleCounts;
+  /** The cycle's pass rate on the gate's basis; null: no counted tests. */
   passRate: number | null;
   /**
    * With quarantined tests left out of the gate: the pass rate that counts them too, as
    * `testcycle report` does (the two differ by them).
    */
   passRateWithQuarantined?: number | null;
+  /** The gate's verdict, and whether a gate was evaluated at all. */
   gate: GateVerdict & { evaluated: boolean };
+  /** Executions created, updated and left as they were, and test cases created. */
   writes: { created: number; updated: number; unchanged: number; casesCreated: number };
+  /** Tests that matched no test case. */
   unmatched: Unmatched[];
   /** Tests left out because distinct tests share their key (on-key-collision warn): not unmatched. */
   collided?: Unmatched[];
@@ -100,6 +117,7 @@ export interface PublishResult {
   notified?: Notified;
   /** What --auto-quarantine and --release-after changed (in a dry run, would change). */
   autoQuarantine?: AutoQuarantineResult;
+  /** The requests the run sent, by method, with retries and 429s. */
   requests: RequestFigures;
   /**
    * A dry run's plan: nothing was written (`writes` are zero), the cycle may not exist yet
@@ -118,6 +136,7 @@ export interface PublishResult {
     /** Test cases --create-missing-cases would create (those sync would create are in `sync`). */
     casesToCreate: number;
   };
+  /** What the user should look at; the run went on. */
   warnings: string[];
   /** publish --sync: what sync did (or, in a dry run, would do) before the results. */
   sync?: SyncResult;
@@ -130,8 +149,15 @@ export interface PublishResult {
   runner?: RunnerStatus;
 }
 
+/**
+ * Tests that match no test case under `on-unmatched: fail`: the run stops before any result is
+ * written.
+ */
 export class UnmatchedError extends TestcycleError {
-  constructor(readonly unmatched: Unmatched[]) {
+  constructor(
+    /** The tests that matched no case, and why. */
+    readonly unmatched: Unmatched[],
+  ) {
     const shown = unmatched.slice(0, 5).map((u) => u.test);
     super(
       (w) =>
@@ -142,8 +168,15 @@ export class UnmatchedError extends TestcycleError {
   }
 }
 
+/**
+ * Two tests of the run give the same key (`on-key-collision: fail`): the run stops before any
+ * write.
+ */
 export class KeyCollisionError extends TestcycleError {
-  constructor(readonly collisions: KeyCollision[]) {
+  constructor(
+    /** The keys given by more than one distinct test, with those tests. */
+    readonly collisions: KeyCollision[],
+  ) {
     super(
       (w) => describeCollisions(collisions, w.value('on-key-collision', 'fail'), w),
       'KEY_COLLISION',

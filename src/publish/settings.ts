@@ -28,6 +28,7 @@ import { matchSettings } from '../domain/index.js';
 import { caseWriteSettings, type CaseFieldMapping, type CaseNames } from '../inventory/index.js';
 import { triageGateSettings } from '../triage/index.js';
 import type { GateOptions } from './gate.js';
+import { givesThreshold, readThresholds } from './thresholds.js';
 import type { ErrorAs, FlakyMode, MergeMode } from './results.js';
 import type { OnRunError, RunnerOutcome, RunnerStatus } from './verdict.js';
 
@@ -39,14 +40,10 @@ type Env = Record<string, string | undefined>;
  */
 export function gateOnlySettings(src: SettingSource, env?: Env): GateOptions {
   const gate = gateSettings(src, env);
-  const thresholds = THRESHOLD_KEYS;
-  const given = thresholds.some((key) =>
-    spec(key).type === 'boolean' ? flag(src, key) : raw(src, key) !== undefined,
-  );
-  if (!given)
+  if (!givesThreshold(src))
     throw new UsageError(
       (w) =>
-        `the gate needs a threshold, else it cannot fail: ${thresholds.map((k) => w.name(k)).join(', ')}.`,
+        `the gate needs a threshold, else it cannot fail: ${THRESHOLD_KEYS.map((k) => w.name(k)).join(', ')}.`,
     );
   return gate;
 }
@@ -71,14 +68,8 @@ export function gateSettings(src: SettingSource, env?: Env): GateOptions {
     !!triage.notify ||
     !!triage.autoQuarantine;
   return {
-    minPassRate: numeric(src, 'min-pass-rate'),
-    ...(maxPassRateDrop === undefined ? {} : { maxPassRateDrop }),
+    ...readThresholds(src),
     ...(needsSeries && series ? { series } : {}),
-    maxFailed: numeric(src, 'max-failed'),
-    maxBlocked: numeric(src, 'max-blocked'),
-    minCoverage: numeric(src, 'min-coverage'),
-    maxFailingRequirements: numeric(src, 'max-failing-requirements'),
-    failOnNotExecuted: flag(src, 'fail-on-not-executed'),
     basis: choice(src, 'pass-rate-basis'),
     filter: userFilterSetting(src, 'gate-filter'),
     ...triage,
@@ -134,19 +125,34 @@ export function createCycleSettings(
   };
 }
 
+/** Every setting of a publish, read from the settings table and checked (publishSettings). */
 export interface PublishSettings {
+  /**
+   * Which cycle to write to and what may be done to it (cycle-key or cycle-name, create-cycle,
+   * reopen-done-cycle, close-cycle, cycle-custom-fields).
+   */
   cycle: CycleOptions & { close: boolean };
+  /** How tests are matched to test cases (key-pattern, automation-key, ...). */
   match: MatchOptions;
+  /** A test that matches no case: warn, fail, or ignore (on-unmatched). */
   onUnmatched: 'warn' | 'fail' | 'ignore';
+  /** Distinct tests that give the same key (on-key-collision). */
   onKeyCollision: KeyCollisionMode;
+  /** How results of one test in several reports merge (merge). */
   merge: MergeMode;
+  /** How a test that failed then passed is recorded (flaky). */
   flaky: FlakyMode;
+  /** The execution result a test that errored is recorded as (error-as). */
   errorAs: ErrorAs;
+  /** Read and plan only; write nothing (dry-run). */
   dryRun: boolean;
+  /** The gate's thresholds (min-pass-rate, max-failed, ...). */
   gate: GateOptions;
+  /** The report format, or `auto` (format). */
   format: string;
   /** publish --sync: sync's creates and updates first (src/inventory/sync.ts), never retiring. */
   sync: boolean;
+  /** publish --sync: the mapping of report properties to the cases' fields. */
   caseFields?: CaseFieldMapping;
   /** publish --sync: how sync names the cases (absent: `key`). */
   caseNames?: CaseNames;
@@ -163,6 +169,10 @@ export interface PublishSettings {
   runner?: RunnerStatus;
 }
 
+/**
+ * Every setting of a publish read and checked from a SettingSource, before any request; `env` gives
+ * the CI context of the cycle name.
+ */
 export function publishSettings(src: SettingSource, env: Env, secrets?: Redactor): PublishSettings {
   return {
     cycle: {

@@ -43,6 +43,10 @@ export function headline(message: string | undefined): string {
   return lines.find((l) => l && !where.test(l)) ?? lines.find(Boolean) ?? '';
 }
 
+/**
+ * A publish's result as the Markdown of a job summary or a comment: every text from reports and the
+ * service in cells.
+ */
 export function renderSummary(
   result: PublishResult,
   reports: ParsedReport[],

@@ -20,8 +20,11 @@ export type OnRunError = 'fail' | 'warn';
 
 /** How the runner ended, and the setting that said so, with the value given. */
 export interface RunnerStatus {
+  /** How the runner ended: success, failure, cancelled, skipped or timed_out. */
   outcome: RunnerOutcome;
+  /** The setting that said it. */
   setting: 'runner-outcome' | 'runner-exit-code';
+  /** What the setting said. */
   value: string;
 }
 

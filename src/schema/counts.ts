@@ -7,13 +7,21 @@ import type { ExecutionResult } from './resources.js';
 
 export type PassRateBasis = 'executed' | 'all';
 
+/** A cycle's executions counted by result, as the gate and the dashboard read them. */
 export interface CycleCounts {
+  /** Executions PASSED. */
   passed: number;
+  /** Executions FAILED. */
   failed: number;
+  /** Executions BLOCKED. */
   blocked: number;
+  /** Executions SKIPPED. */
   skipped: number;
+  /** Executions NOT_EXECUTED. */
   notExecuted: number;
+  /** Executions IN_PROGRESS. */
   inProgress: number;
+  /** All the executions counted. */
   total: number;
 }
 

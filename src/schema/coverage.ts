@@ -4,6 +4,7 @@
  * for `testcycle coverage` (src/traceability/coverage.ts) and the emulator's live page, which
  * reads its store (src/emulator/http/live-page.ts); the report page draws it (src/dashboard/render).
  */
+import { oneLine } from '../shared/redact.js';
 import type { ExecutionResult } from './resources.js';
 
 export const COVERAGE_STATUSES = ['PASSED', 'FAILED', 'NOT_RUN', 'UNCOVERED'] as const;
@@ -68,4 +69,30 @@ export function requirementCoverage(
   cases: RequirementCoverage['cases'],
 ): RequirementCoverage {
   return { key, name, status: statusOf(cases.map((c) => c.result)), cases };
+}
+
+const named = (items: readonly RequirementCoverage[]) =>
+  `${items
+    .slice(0, 10)
+    .map((r) => `${oneLine(r.key)} (${r.status})`)
+    .join(', ')}${items.length > 10 ? `, and ${items.length - 10} more` : ''}`;
+
+/** min-coverage missed: the share of PASSED requirements below `limit`, naming those not PASSED. */
+export function minCoverageReasons(c: Coverage, limit: number): string[] {
+  if (c.totals.coverage === null)
+    return [`no requirement in scope, so coverage (at least ${limit}% required) cannot be met`];
+  return c.totals.coverage < limit
+    ? [
+        `requirement coverage ${c.totals.coverage}% is below ${limit}%; not PASSED: ${named(c.requirements.filter((r) => r.status !== 'PASSED'))}`,
+      ]
+    : [];
+}
+
+/** max-failing-requirements missed: more FAILED requirements than `limit`, naming them. */
+export function maxFailingReasons(c: Coverage, limit: number): string[] {
+  return c.totals.failed > limit
+    ? [
+        `${c.totals.failed} requirement(s) FAILED (at most ${limit} allowed): ${named(c.requirements.filter((r) => r.status === 'FAILED'))}`,
+      ]
+    : [];
 }

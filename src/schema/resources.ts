@@ -93,6 +93,7 @@ export const RESOURCE_TYPES = [
   'links',
 ] as const;
 
+/** One of RESOURCE_TYPES: a kind of record of the service (`test_cases`). */
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
 
 export type Operation = 'list' | 'get' | 'create' | 'update' | 'delete' | 'aggregate' | 'schema';
@@ -121,7 +122,9 @@ export const EXECUTION_RESULTS = [
   'BLOCKED',
   'SKIPPED',
 ] as const;
+/** A test cycle's statuses (docs/service-api.md). */
 export const CYCLE_STATUSES = ['DRAFT', 'ACTIVE', 'IN_PROGRESS', 'DONE'] as const;
+/** A test case's statuses (docs/service-api.md). */
 export const CASE_STATUSES = ['DRAFT', 'IN_REVIEW', 'CHANGE_NEEDED', 'ACTIVE', 'ARCHIVED'] as const;
 export const REQUIREMENT_STATUSES = [
   'DRAFT',
@@ -132,7 +135,9 @@ export const REQUIREMENT_STATUSES = [
   'CHANGES_REQUESTED',
   'APPROVED',
 ] as const;
+/** A test case's priorities (docs/service-api.md), highest first. */
 export const PRIORITIES = ['CRITICAL', 'HIGH', 'MEDIUM', 'LOW'] as const;
+/** A test case's automation statuses (docs/service-api.md). */
 export const AUTOMATION_STATUSES = [
   'MANUAL',
   'AUTOMATED',
@@ -142,7 +147,9 @@ export const AUTOMATION_STATUSES = [
 export const LEVELS = ['LOW', 'MEDIUM', 'HIGH'] as const;
 export const SIGNIFICANCES = ['LOW', 'MEDIUM', 'HIGH', 'CRITICAL'] as const;
 
+/** One of EXECUTION_RESULTS: the result of a test execution in the service. */
 export type ExecutionResult = (typeof EXECUTION_RESULTS)[number];
+/** One of CYCLE_STATUSES. */
 export type CycleStatus = (typeof CYCLE_STATUSES)[number];
 
 const id = { kind: 'uuid', serverSet: true } as const;

@@ -21,7 +21,7 @@ import {
   REPORT_FORMAT_IDS,
   RUNNER_OUTCOMES,
 } from '../shared/defaults.js';
-import { DEFAULT_RATE_LIMIT, formatRateLimit } from '../shared/rate.js';
+import { DEFAULT_RATE_LIMIT, formatRateLimit, RATE_WINDOW_MODES } from '../shared/rate.js';
 import type { Words } from '../shared/errors.js';
 import { listSetting, settingReaders, type SettingSource } from '../shared/setting-readers.js';
 import { SYNC_SETTINGS } from './sync.js';
@@ -646,6 +646,18 @@ export const SETTINGS = {
       cli: 'At most COUNT requests per WINDOW for this token (e.g. 100/1m, 30/30s), shared by the testcycle commands of this machine; lower it when several jobs share the token.',
     },
   },
+  legs: {
+    type: 'integer',
+    min: 1,
+    max: 1000,
+    env: 'TESTCYCLE_LEGS',
+    placeholder: 'N',
+    modes: MODES,
+    commands: SERVICE,
+    common: true,
+    description:
+      "Jobs publishing at once with this token from machines that share nothing (a matrix's strategy.job-total): each starts at 1/N of rate-limit instead of all of it, then takes back what the others leave. Without it, a job finds its share at its first 429.",
+  },
   'retry-base-ms': {
     type: 'integer',
     min: 1,
@@ -870,6 +882,14 @@ export const SETTINGS = {
     description:
       'The emulator: start it in the background and print the shell lines that point testcycle at it (TESTCYCLE_BASE_URL, TESTCYCLE_TOKEN, TESTCYCLE_RATE_LIMIT, TESTCYCLE_EMULATOR_PID), for eval "$(testcycle emulator --detach)"; it stops on kill "$TESTCYCLE_EMULATOR_PID", or by itself after an hour without a request.',
   },
+  'rate-window': {
+    type: 'choice',
+    choices: RATE_WINDOW_MODES,
+    default: 'sliding',
+    commands: ['emulator'],
+    description:
+      'The emulator: how rate-limit counts, over the last WINDOW before each request (sliding) or in windows aligned to the clock (fixed).',
+  },
   chaos: {
     type: 'string',
     placeholder: 'SPEC',
@@ -903,10 +923,15 @@ export const {
   spec: declarationOf,
 } = settingReaders(settingOf);
 
+/** The keys of the rows marked `threshold`: each has its check in src/publish/thresholds.ts. */
+export type ThresholdKey = {
+  [K in keyof typeof SETTINGS]: (typeof SETTINGS)[K] extends { threshold: true } ? K : never;
+}[keyof typeof SETTINGS];
+
 /** The gate's thresholds (rows marked `threshold`): `gate` without one of these could never fail. */
-export const THRESHOLD_KEYS: readonly string[] = Object.entries(SETTINGS as Record<string, Setting>)
+export const THRESHOLD_KEYS = Object.entries(SETTINGS as Record<string, Setting>)
   .filter(([, s]) => s.threshold)
-  .map(([key]) => key);
+  .map(([key]) => key) as readonly ThresholdKey[];
 
 /** Where settings are read: a command of the CLI, or a mode of the action. */
 export type Place = { command: CommandName } | { mode: Mode };

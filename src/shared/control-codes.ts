@@ -1,7 +1,7 @@
 /**
  * Terminal escape sequences and control codes, for the two places that clean text: the report
  * reader (jest, vitest and Playwright colour their messages) and the output sanitizer
- * (src/client/redact.ts). A leaf module: it imports nothing, so both may use it.
+ * (src/shared/redact.ts). A leaf module: it imports nothing, so both may use it.
  */
 /* eslint-disable no-control-regex -- matching control codes is the point of these patterns */
 

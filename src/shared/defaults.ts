@@ -60,8 +60,18 @@ export const DEFAULT_MAX_REPORT_BYTES = 100 * 1024 * 1024;
 /** How many of a series' newest cycles a dashboard shows unless told (the `last` setting). */
 export const DEFAULT_LAST = 20;
 
-/** The file extensions of the formats testcycle reads: what a directory given as a pattern stands for. */
+/**
+ * The file extensions of the formats testcycle reads, in words for the `reports` setting's help
+ * (the settings table cannot import the parsers). Each format declares its own among them
+ * (`extensions` in src/parsers/base/format.ts); __tests__/parsers/formats.test.ts checks that the
+ * formats use every one.
+ */
 export const REPORT_EXTENSIONS = ['xml', 'json', 'jsonl', 'ndjson', 'trx', 'tap'] as const;
+
+/**
+ * One of REPORT_EXTENSIONS: what a format declares it is written with (src/parsers/base/format.ts).
+ */
+export type ReportExtension = (typeof REPORT_EXTENSIONS)[number];
 
 /**
  * The report formats by id, in the order detection tries them (the first match wins): the

@@ -17,8 +17,14 @@ export type ErrorKind = 'usage' | 'config' | 'report' | 'service' | 'gate' | 'in
 export { commandOf, KEY_WORDS, render, type SettingWords, type Words } from './words.js';
 import { render, type SettingWords, type Words } from './words.js';
 
+/**
+ * Every error testcycle throws on purpose: a stable `code` and a `kind` that decides the exit code
+ * (docs/design.md "Exit codes").
+ */
 export class TestcycleError extends Error {
+  /** A stable code for scripts (`INVALID_SETTING`, `REPORT_ERROR` ...). */
   readonly code: string;
+  /** What kind of failure it is: the adapters map it to an exit code. */
   readonly kind: ErrorKind;
   private words: Words;
   /** `message` holds the text with settings named by their keys; describe() renders it for an adapter. */
@@ -76,7 +82,9 @@ export class UsageError extends TestcycleError {
  * key (`setting`), which each adapter renders; says what to do.
  */
 export class ConfigError extends TestcycleError {
+  /** The setting's key (`min-pass-rate`); adapters show it as a flag or an input. */
   readonly setting: string;
+  /** `message` says what is wrong and what to do. */
   constructor(setting: string, message: string | Words, code = 'INVALID_SETTING') {
     super((w) => `${w.name(setting)}: ${render(message, w)}`, code, 'config');
     this.setting = setting;
@@ -110,16 +118,25 @@ export interface ServiceErrorInit {
 
 /** An HTTP error answer of the service, after the scheduler's retries (status 0: an answer the client cannot use). */
 export class ServiceError extends TestcycleError {
+  /** The HTTP status (0: an answer the client cannot use). */
   readonly status: number;
+  /** The request's method. */
   readonly method: string;
   /** The request path and query relative to the base URL (never holds the token). */
   readonly path: string;
+  /** The service's error code (`errors[0].code`). */
   readonly serviceCode?: string;
+  /** The service's error title. */
   readonly title?: string;
+  /** The service's error detail. */
   readonly detail?: string;
+  /** What the error points at (an attribute, a query parameter). */
   readonly source?: ErrorSource;
+  /** Every error object the answer held. */
   readonly errors: ServiceErrorObject[];
+  /** What to do about it, in words. */
   readonly hint: string;
+  /** The attempts sent, retries included. */
   readonly attempts: number;
 
   constructor(init: ServiceErrorInit) {
@@ -157,10 +174,13 @@ export class ServiceError extends TestcycleError {
 
 /** The request never got a usable answer (connection refused or reset, timeout, DNS). */
 export class NetworkError extends TestcycleError {
+  /** The request's method. */
   readonly method: string;
+  /** The request path relative to the base URL (never holds the token). */
   readonly path: string;
   /** True when the request may have reached the server (a POST may have created a record). */
   readonly maybeProcessed: boolean;
+  /** The attempts sent, retries included. */
   readonly attempts: number;
   constructor(
     method: string,

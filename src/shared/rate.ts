@@ -5,10 +5,21 @@
  */
 import { ConfigError } from './errors.js';
 
+/** A rate limit: COUNT requests in any WINDOW (`100/1m`). */
 export interface RateLimit {
+  /** Requests allowed in one window. */
   count: number;
+  /** The window, in milliseconds. */
   windowMs: number;
 }
+
+/**
+ * How a limit counts requests: over the last WINDOW before each one (sliding), or in windows
+ * aligned to the clock (fixed). The service does not say (docs/service-api.md 8); the emulator
+ * offers both (docs/design.md "Emulator contract") and the client must hold under either.
+ */
+export type RateWindowMode = 'sliding' | 'fixed';
+export const RATE_WINDOW_MODES: readonly RateWindowMode[] = ['sliding', 'fixed'];
 
 /** The service's limit per token (docs/service-api.md section 8). */
 export const DEFAULT_RATE_LIMIT: RateLimit = { count: 100, windowMs: 60_000 };

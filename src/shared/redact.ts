@@ -32,12 +32,19 @@ export const MIN_SECRET_RUN = 12;
 export const RUN_SECRET_ENV =
   /^(INPUT_TOKEN|INPUT_GITHUB[-_]TOKEN|TESTCYCLE_TOKEN|GITHUB_TOKEN|ACTIONS_[A-Z0-9_]*_TOKEN)$/i;
 
+/**
+ * Masks the run's secrets (the token and its encodings) in any text before it is logged or written.
+ */
 export class Redactor {
   private readonly secrets = new Set<string>();
   private forms: string[] = [];
   /** Every MIN_SECRET_RUN-character run of every form: one Set lookup per text position. */
   private readonly runs = new Set<string>();
 
+  /**
+   * A secret to mask, with its encodings (URL, JSON, hex, base64); values under 6 characters are
+   * ignored.
+   */
   add(secret: string | undefined): void {
     // Very short values would mask ordinary words; a real token is long (docs/service-api.md 5.2).
     if (!secret || secret.length < 6 || this.secrets.has(secret)) return;
@@ -65,6 +72,7 @@ export class Redactor {
     return this.spans(text).length > 0;
   }
 
+  /** The text with every secret (whole, or a long enough run of it) masked. */
   redact(text: string): string {
     const spans = this.spans(text);
     const out = spans.length ? masked(text, spans) : text;
@@ -194,10 +202,18 @@ const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 
 /** A line to log: text, or text naming settings that the adapter renders in its users' words. */
 export type LogMessage = string | Words;
 
+/**
+ * Where the library logs: the adapters give one (the CLI's stderr, the action's log); createLogger
+ * builds one whose every line is masked by the Redactor.
+ */
 export interface Logger {
+  /** Shown with `--verbose` only. */
   debug(message: LogMessage): void;
+  /** What the run did. */
   info(message: LogMessage): void;
+  /** What the user should look at; the run goes on. */
   warn(message: LogMessage): void;
+  /** What failed. */
   error(message: LogMessage): void;
 }
 

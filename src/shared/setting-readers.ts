@@ -13,7 +13,9 @@ import { parseRateLimit, type RateLimit } from './rate.js';
 
 /** Raw values by setting key, as an adapter has them (flags and variables, inputs, an object). */
 export interface SettingSource {
+  /** A setting's text; undefined when not given. */
   string(key: string): string | undefined;
+  /** A switch; undefined when not given. */
   bool(key: string): boolean | undefined;
   /** Several values (`reports`); a source without lists splits a string on lines and commas. */
   list?(key: string): string[] | undefined;

@@ -24,6 +24,8 @@ import { findCycle, MAX_FILTER_CHARS } from '../domain/index.js';
 import { ConfigError } from '../shared/errors.js';
 import {
   type Coverage,
+  maxFailingReasons,
+  minCoverageReasons,
   requirementCoverage,
   type RequirementCoverage,
   totalsOf,
@@ -146,30 +148,14 @@ async function markCovered(
 
 const markable = (status: unknown) => status !== 'COVERED' && status !== 'ARCHIVED';
 
-const named = (items: readonly RequirementCoverage[]) =>
-  `${items
-    .slice(0, 10)
-    .map((r) => `${oneLine(r.key)} (${r.status})`)
-    .join(', ')}${items.length > 10 ? `, and ${items.length - 10} more` : ''}`;
-
 /** The thresholds missed, each naming the requirements that missed. */
 export function coverageReasons(c: Coverage, t: CoverageThresholds): string[] {
-  const reasons: string[] = [];
-  if (t.minCoverage !== undefined) {
-    if (c.totals.coverage === null)
-      reasons.push(
-        `no requirement in scope, so coverage (at least ${t.minCoverage}% required) cannot be met`,
-      );
-    else if (c.totals.coverage < t.minCoverage)
-      reasons.push(
-        `requirement coverage ${c.totals.coverage}% is below ${t.minCoverage}%; not PASSED: ${named(c.requirements.filter((r) => r.status !== 'PASSED'))}`,
-      );
-  }
-  if (t.maxFailingRequirements !== undefined && c.totals.failed > t.maxFailingRequirements)
-    reasons.push(
-      `${c.totals.failed} requirement(s) FAILED (at most ${t.maxFailingRequirements} allowed): ${named(c.requirements.filter((r) => r.status === 'FAILED'))}`,
-    );
-  return reasons;
+  return [
+    ...(t.minCoverage === undefined ? [] : minCoverageReasons(c, t.minCoverage)),
+    ...(t.maxFailingRequirements === undefined
+      ? []
+      : maxFailingReasons(c, t.maxFailingRequirements)),
+  ];
 }
 
 export function hasCoverageThresholds(t: CoverageThresholds): boolean {

@@ -12,18 +12,20 @@ import { chunkGroups, f, type Filter } from '../client/index.js';
 import { oneLine } from '../shared/redact.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { DEFAULT_QUARANTINE_EXPIRY_DAYS } from '../shared/defaults.js';
-import { MAX_FILTER_CHARS } from '../domain/index.js';
+import { compareKeys, MAX_FILTER_CHARS } from '../domain/index.js';
 
 /** The path of the Space's custom field definitions (docs/service-api.md 2.10). */
 export const CUSTOM_FIELDS_PATH = '/service_custom_field';
 /** `by` of a quarantine the --auto-quarantine rule set; --release-after removes only these. */
 export const RULE_BY = 'rule:auto-quarantine';
 
+/** A quarantine as kept in a test case's custom field (docs/design.md "Triage"). */
 export interface Quarantine {
   /** ISO date-time it was set. */
   since: string;
   /** ISO date (the whole day counts) or date-time; from then on it no longer counts. */
   until?: string;
+  /** Why it was quarantined, as given. */
   reason: string;
   /** The person (email, else user id) who set it, or RULE_BY. */
   by: string;
@@ -212,12 +214,19 @@ export async function currentUser(client: ServiceClient): Promise<string> {
   return '';
 }
 
+/** A test case that holds a quarantine (`quarantine list`). */
 export interface QuarantinedCase {
+  /** The test case's id. */
   id: string;
+  /** The test case's key. */
   key: string;
+  /** The test case's name. */
   name: string;
+  /** The user who owns the case, when set. */
   ownerId?: string;
+  /** The quarantine as read from the case's field, with its age and end. */
   quarantine: QuarantineView;
+  /** Whether it counts now (not expired). */
   active: boolean;
 }
 
@@ -394,6 +403,10 @@ export async function readGateExecutions(
     if (q?.active) out.quarantined.push(ref);
     else if (ref.result === 'FAILED' || ref.result === 'BLOCKED') out.failing.push(ref);
   }
+  // In key order, not the order the executions were created in (concurrent writes finish in any
+  // order): the summaries, the notifications and the gate's reasons read the same every time.
+  for (const list of [out.quarantined, out.failing, out.invalid])
+    list.sort((a, b) => compareKeys(a.key, b.key));
   return out;
 }
 
@@ -483,10 +496,15 @@ export function describeQuarantine(q: QuarantinedCase): string {
 
 /** `quarantine add|remove|list` and mode quarantine. */
 export interface QuarantineSettings {
+  /** Add a quarantine, remove it, or list the quarantined cases. */
   action: 'add' | 'remove' | 'list';
+  /** The test cases' custom field that holds quarantines (quarantine-field). */
   field: string;
+  /** The test case (add, remove). */
   caseKey?: string;
+  /** Why it is quarantined (add). */
   reason?: string;
+  /** When the quarantine ends: a date or a date-time (add). */
   until?: string;
   /** A quarantine without until ends this many days after it was set (0: never). */
   expiryDays: number;

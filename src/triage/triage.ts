@@ -12,7 +12,7 @@ import { ConfigError } from '../shared/errors.js';
 import type { ExecutionResult } from '../schema/resources.js';
 import { baselineSource, findBaseline, isFailing, readBaseline } from './baseline.js';
 import type { CycleCounts } from '../schema/counts.js';
-import { MAX_NAMED, nameTests, type Triage } from './model.js';
+import { MAX_NAMED, type Triage } from './model.js';
 import type { TriageGateOptions } from './options.js';
 import { DEFAULT_QUARANTINE_EXPIRY_DAYS, DEFAULT_QUARANTINE_FIELD } from '../shared/defaults.js';
 import { readCasesInCycle, readGateExecutions, type TriagedTest } from './quarantine.js';
@@ -102,10 +102,6 @@ export async function readTriage(
     candidates,
     f.and(f.eq('result', 'PASSED'), gateFilter),
   );
-  if (max !== undefined && triage.newFailures.length > max)
-    reasons.push(
-      `${plural(triage.newFailures.length, 'new failure')} against ${baseline.key} "${oneLine(baseline.name)}", more than ${max} allowed: ${nameTests(triage.newFailures)}`,
-    );
   return { triage, reasons, notes };
 }
 

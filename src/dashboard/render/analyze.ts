@@ -16,13 +16,17 @@ import type {
 } from './model.js';
 import type { SeriesData, TestInfo } from './model.js';
 
+/** How analyze judges a series: the pass-rate basis, the lists' length, what counts as flaky. */
 export interface AnalyzeOptions {
+  /** How the pass rate counts: `executed` (default) or `all`. */
   basis?: PassRateBasis;
   /** Longest list kept per table (newly failing, newly fixed, flaky); default 25. */
   top?: number;
   /** Flips between passed and failed a test needs to count as flaky; default 2 (both ways). */
   minFlips?: number;
+  /** The page's title; default from the series. */
   title?: string;
+  /** The time shown as the page's making (ISO); the caller gives it, so analyze stays pure. */
   generatedAt?: string;
 }
 
@@ -42,6 +46,10 @@ function top<T>(all: T[], n: number): TopList<T> {
   return { items: all.slice(0, n), total: all.length };
 }
 
+/**
+ * The dashboard's model of a series: the pass-rate trend, the latest cycle against the previous,
+ * newly failing and fixed tests, flaky ones. Pure: no request.
+ */
 export function analyze(data: SeriesData, options: AnalyzeOptions = {}): DashboardModel {
   const basis = options.basis ?? 'executed';
   const n = options.top ?? DEFAULT_TOP;

@@ -293,6 +293,10 @@ function requestsSection(requests: LiveRequest[]): string {
   }</section>`;
 }
 
+/**
+ * The dashboard as one self-contained HTML page (no script, no request): every text from the
+ * service escaped.
+ */
 export function renderHtml(model: DashboardModel, options: HtmlOptions = {}): string {
   const latest = model.latest;
   const previous = latest?.previous?.key ?? 'previous';

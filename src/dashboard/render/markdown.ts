@@ -71,6 +71,10 @@ function changes(title: string, list: TopList<TestChange> | null): string[] {
   ];
 }
 
+/**
+ * The dashboard as Markdown, for a job summary or a pull-request comment: every text from the
+ * service in a cell; the traceability matrix of the latest cycle at its end when given.
+ */
 export function renderMarkdown(
   model: DashboardModel,
   options: { coverage?: Coverage } = {},

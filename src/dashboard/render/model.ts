@@ -59,15 +59,19 @@ export interface TopList<T> {
   total: number;
 }
 
+/** What a dashboard shows, made by analyze and read by the renderers (HTML, Markdown, JSON). */
 export interface DashboardModel {
+  /** The page's title. */
   title: string;
   /** How the series was chosen (filter text or name pattern). */
   series: string;
+  /** How the pass rates count. */
   basis: PassRateBasis;
   /** ISO time the model was made (given by the caller: analyze stays pure). */
   generatedAt?: string;
   /** Oldest first, newest last. */
   cycles: DashboardCycle[];
+  /** The pass rate across the cycles. */
   trend: {
     /** Pass rate per cycle, aligned with `cycles`. */
     points: (number | null)[];
@@ -76,6 +80,7 @@ export interface DashboardModel {
     /** last - first, in points. */
     change: number | null;
   };
+  /** The newest cycle against the one before; null when the series is empty. */
   latest: {
     cycle: DashboardCycle;
     previous?: DashboardCycle;
@@ -90,6 +95,7 @@ export interface DashboardModel {
   flaky: (TopList<FlakyTest> & { cyclesWithHistory: number; minFlips: number }) | null;
   /** What was left out and why (budget, missing histories). */
   omitted: string[];
+  /** The requests the reading was predicted to cost, those it sent, and the budget. */
   requests: { predicted: number; sent: number; budget?: number };
 }
 
@@ -186,13 +192,17 @@ export interface RequestPlan {
   total: number;
 }
 
+/** A series of cycles as read (readSeries): what analyze makes a model of. */
 export interface SeriesData {
   /** How the series was chosen, for people: the filter text or the pattern. */
   description: string;
   /** The FiltrQL sent for the cycle list (undefined: every cycle). */
   filterSent?: string;
+  /** The cycles, oldest first, with their counts and, when read, their executions. */
   cycles: SeriesCycleData[];
+  /** The tests met in the histories, by test case id. */
   tests: Map<string, TestInfo>;
+  /** The requests planned and sent, and the budget. */
   requests: {
     /** The plan made before per-test history was read. */
     plan: RequestPlan;

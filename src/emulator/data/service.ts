@@ -9,7 +9,7 @@ import { ApiError, MESSAGES } from '../model/errors.js';
 import type { FilterEnv } from '../filtrql/evaluator.js';
 import { API_PREFIX, pageSize, paginate, sortRecords } from './paging.js';
 import { checkParams, flag, LIST_PARAMS, ONE_PARAMS, parseSort, recordFilter } from './query.js';
-import type { Route } from '../model/routes.js';
+import { type ResourceRoute, unknownRouteKind } from '../model/routes.js';
 import { TYPE_RULES } from './rules.js';
 import type { Seed } from '../model/seed.js';
 import { type Kept, seedPreferences, seedRecords, seedSpace } from './seeding.js';
@@ -41,7 +41,7 @@ export interface Caller {
 }
 
 export interface ServiceRequest {
-  route: Route;
+  route: ResourceRoute;
   id?: string;
   query: URLSearchParams;
   body?: unknown;
@@ -97,7 +97,7 @@ export class EmulatorService {
 
   handle(req: ServiceRequest): ServiceResponse {
     const { route } = req;
-    const type = route.type!;
+    const { type } = route;
     switch (route.kind) {
       case 'list':
         return this.list(type, req, this.store.all(type));
@@ -138,7 +138,7 @@ export class EmulatorService {
         return page;
       }
       default:
-        throw new ApiError(404, 'NOT_FOUND', MESSAGES.noRoute(route.method, req.path));
+        return unknownRouteKind(route.kind);
     }
   }
 

@@ -13,7 +13,12 @@ import {
   QUANTIFIERS,
   TIME_UNITS,
 } from '../filtrql/reference.js';
-import type { Route, RouteKind } from '../model/routes.js';
+import {
+  type ResourceRoute,
+  type Route,
+  type RouteKind,
+  unknownRouteKind,
+} from '../model/routes.js';
 import {
   AGGREGATE_FUNCTIONS,
   AGGREGATE_PARAMS,
@@ -115,8 +120,19 @@ function queryParameters(kind: RouteKind): string[] {
       return [...ONE_PARAMS, 'fields'];
     case 'aggregate':
       return [...AGGREGATE_PARAMS, ...AGGREGATE_FUNCTIONS.map((f) => `aggregations[${f}]`)];
-    default:
+    case 'create':
+    case 'update':
+    case 'delete':
+    case 'restore':
+    case 'relationship':
+    case 'linkage':
+    case 'link':
+    case 'unlink':
+    case 'openapi':
+    case 'filterReference':
       return [];
+    default:
+      return unknownRouteKind(kind);
   }
 }
 
@@ -384,8 +400,11 @@ class Schemas {
 const jsonApi = (schema: unknown) => ({ [JSON_API]: { schema } });
 
 /** The success answer of a route: status, schema, and whether it carries an ETag. */
-function success(route: Route, s: Schemas): { status: string; schema: unknown; etag: boolean } {
-  const type = route.type!;
+function success(
+  route: ResourceRoute,
+  s: Schemas,
+): { status: string; schema: unknown; etag: boolean } {
+  const { type } = route;
   const spec = resourceSpec(type);
   switch (route.kind) {
     case 'list':
@@ -453,8 +472,12 @@ function success(route: Route, s: Schemas): { status: string; schema: unknown; e
         etag: false,
       };
     }
-    default:
+    case 'get':
+    case 'update':
+    case 'restore':
       return { status: '200', schema: s.document(type), etag: true };
+    default:
+      return unknownRouteKind(route.kind);
   }
 }
 

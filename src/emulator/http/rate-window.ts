@@ -1,11 +1,19 @@
 /**
- * The rate limit (docs/service-api.md 8): a sliding window per token; every request counts, 429s
- * included, so a client that ignores 429s stays limited.
+ * The rate limit (docs/service-api.md 8; docs/design.md "Emulator contract"): COUNT requests per
+ * WINDOW per token, every request counted, 429s included, so a client that ignores 429s stays
+ * limited. The service does not say how it counts, so the window is either sliding (the last
+ * WINDOW before each request, the default) or fixed (windows aligned to the clock: the count
+ * starts again at every multiple of WINDOW), and a client is measured against both.
  */
-import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimit } from '../../shared/rate.js';
+import {
+  DEFAULT_RATE_LIMIT,
+  parseRateLimit,
+  type RateLimit,
+  type RateWindowMode,
+} from '../../shared/rate.js';
 import { ApiError, MESSAGES } from '../model/errors.js';
 
-export type { RateLimit } from '../../shared/rate.js';
+export type { RateLimit, RateWindowMode } from '../../shared/rate.js';
 
 /** `COUNT/WINDOW` like the client's flag (100/1m, 5/2s, 1000/500ms), or as parsed; default the service's. */
 export function parseRate(value: string | RateLimit | undefined): RateLimit {
@@ -14,23 +22,29 @@ export function parseRate(value: string | RateLimit | undefined): RateLimit {
 }
 
 export class RateWindow {
-  /** Arrival times of every request that carried each token. */
+  /** Sliding: arrival times of every request that carried each token. */
   private readonly windows = new Map<string, number[]>();
+  /** Fixed: the window (its index since the epoch) and the requests counted in it, per token. */
+  private readonly counts = new Map<string, { window: number; count: number }>();
 
-  /** `now`: monotonic milliseconds; tests pass a virtual clock's. */
+  /**
+   * `now`: milliseconds; tests pass a virtual clock's. A sliding window needs a monotonic clock
+   * (performance.now by default); a fixed one is aligned to the wall clock (Date.now).
+   */
   constructor(
     readonly limit: RateLimit,
-    private readonly now: () => number = () => performance.now(),
-  ) {}
+    now?: () => number,
+    readonly mode: RateWindowMode = 'sliding',
+  ) {
+    this.now = now ?? (mode === 'fixed' ? Date.now : () => performance.now());
+  }
+
+  private readonly now: () => number;
 
   /** Counts a request of `token`; 429 if over the limit (or when chaos injects one). */
   admit(token: string, inject429 = false): void {
-    const now = this.now();
-    const window = this.windows.get(token) ?? [];
-    while (window.length && window[0]! <= now - this.limit.windowMs) window.shift();
-    window.push(now);
-    this.windows.set(token, window);
-    if (window.length > this.limit.count || inject429)
+    const over = this.mode === 'fixed' ? this.countFixed(token) : this.countSliding(token);
+    if (over || inject429)
       throw new ApiError(
         429,
         'RATE_LIMITED',
@@ -38,7 +52,25 @@ export class RateWindow {
       );
   }
 
+  private countSliding(token: string): boolean {
+    const now = this.now();
+    const window = this.windows.get(token) ?? [];
+    while (window.length && window[0]! <= now - this.limit.windowMs) window.shift();
+    window.push(now);
+    this.windows.set(token, window);
+    return window.length > this.limit.count;
+  }
+
+  private countFixed(token: string): boolean {
+    const window = Math.floor(this.now() / this.limit.windowMs);
+    const entry = this.counts.get(token);
+    const count = entry?.window === window ? entry.count + 1 : 1;
+    this.counts.set(token, { window, count });
+    return count > this.limit.count;
+  }
+
   clear(): void {
     this.windows.clear();
+    this.counts.clear();
   }
 }

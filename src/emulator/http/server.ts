@@ -14,7 +14,7 @@ import { ApiError, MESSAGES } from '../model/errors.js';
 import { hostOf, isLoopbackAddress, linkBase, readBody, send } from './http-io.js';
 import { isCrossSite, livePage, livePageAllowed, PAGE_HEADERS, RequestLog } from './live-page.js';
 import { checkAccept, checkContentType } from './negotiate.js';
-import { parseRate, type RateLimit, RateWindow } from './rate-window.js';
+import { parseRate, type RateLimit, RateWindow, type RateWindowMode } from './rate-window.js';
 import { compileRoutes, matchRoute, type Route, type RouteMatch } from '../model/routes.js';
 import { demoSeed, type Region, type Seed } from '../model/seed.js';
 import { API_PREFIX } from '../data/paging.js';
@@ -23,12 +23,22 @@ import { type EmulatorStats, StatsCounter } from './stats.js';
 
 export type { EmulatorStats } from './stats.js';
 
+/** How an emulator starts: where it listens, what it holds, how it limits and misbehaves. */
 export interface EmulatorOptions {
+  /** The address it listens on; default 127.0.0.1. */
   host?: string;
+  /** The port; default 0 (any free port, read it from `url`). */
   port?: number;
+  /** The Space it starts with (docs/design.md "Emulator contract"); default demoSeed(). */
   seed?: Seed;
   /** `COUNT/WINDOW` like the client's flag, or parsed. Default 100/1m. */
   rateLimit?: string | RateLimit;
+  /**
+   * How the limit counts: the last WINDOW before each request (default), or windows aligned to the
+   * clock.
+   */
+  rateWindow?: RateWindowMode;
+  /** Faults injected, as `--chaos` takes them (`429=0.1,5xx=0.05,...`) or parsed. */
   chaos?: string | ChaosOptions;
   /** Bytes; default the service's limit, MAX_BODY_BYTES of src/schema/limits.ts. */
   maxBodyBytes?: number;
@@ -36,18 +46,28 @@ export interface EmulatorOptions {
   idleTimeoutMs?: number;
   /** Seconds between reloads of the live page at `/`; default 5. */
   liveRefreshSeconds?: number;
-  /** Monotonic milliseconds for the rate window; tests pass a virtual clock. Default performance.now. */
+  /**
+   * Milliseconds for the rate window; tests pass a virtual clock. Default performance.now for a
+   * sliding window, Date.now for a fixed one (its windows are aligned to the clock).
+   */
   clock?: { now(): number };
 }
 
+/** An emulator listening: its addresses, its data, its request counts, and how to stop it. */
 export interface RunningEmulator {
   /** Base URL ending in /api/v1. */
   url: string;
+  /** The server's origin (`http://127.0.0.1:PORT`), without the API path. */
   origin: string;
+  /** The data service behind the routes (its store holds the records). */
   service: EmulatorService;
+  /** The seed it was started with, its tokens included. */
   seed: Seed;
+  /** The request counts so far (as GET /__emulator/stats answers). */
   stats(): EmulatorStats;
+  /** Starts the counts again from zero. */
   resetStats(): void;
+  /** Stops listening and closes every connection. */
   close(): Promise<void>;
 }
 
@@ -98,7 +118,11 @@ class EmulatorServer {
     this.region = this.seed.region ?? 'eu';
     this.service = new EmulatorService(this.seed);
     const clock = options.clock;
-    this.rate = new RateWindow(parseRate(options.rateLimit), clock && (() => clock.now()));
+    this.rate = new RateWindow(
+      parseRate(options.rateLimit),
+      clock && (() => clock.now()),
+      options.rateWindow,
+    );
     this.chaos = new Chaos(
       typeof options.chaos === 'string' ? parseChaos(options.chaos) : (options.chaos ?? NO_CHAOS),
     );
@@ -314,6 +338,7 @@ async function listen(server: http.Server, port: number, host: string): Promise<
   return server.address() as AddressInfo;
 }
 
+/** Starts an emulator of the service on 127.0.0.1 (port 0 unless told); `close()` stops it. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const emulator = new EmulatorServer(options);
   const server = httpServer(emulator, options.idleTimeoutMs ?? 30_000);
@@ -398,7 +423,7 @@ function bumpBeforeWrite(
   ifMatch: string | undefined,
 ): void {
   const { route } = match;
-  if (!ifMatch || !['update', 'delete', 'restore'].includes(route.kind)) return;
-  const record = service.store.get(route.type!, match.id!);
+  if (!ifMatch || !route.type || !['update', 'delete', 'restore'].includes(route.kind)) return;
+  const record = service.store.get(route.type, match.id!);
   if (record) service.store.bump(record);
 }

@@ -1,10 +1,15 @@
 /** Request counts for GET /__emulator/stats (docs/design.md): total, by method, route and status. */
 
 export interface EmulatorStats {
+  /** Every request answered. */
   total: number;
+  /** By HTTP method. */
   byMethod: Record<string, number>;
+  /** By route, as `GET /test_cases/{id}`. */
   byRoute: Record<string, number>;
+  /** By the status answered. */
   byStatus: Record<string, number>;
+  /** How many were answered 429. */
   rateLimited: number;
 }
 

@@ -9,7 +9,8 @@ import {
   type ResourceType,
 } from '../../schema/resources.js';
 
-export type RouteKind =
+/** The routes of a resource type, answered by the data service (src/emulator/data/service.ts). */
+export type ResourceRouteKind =
   | 'list'
   | 'aggregate'
   | 'schema'
@@ -23,43 +24,73 @@ export type RouteKind =
   | 'relationship'
   | 'linkage'
   | 'link'
-  | 'unlink'
-  | 'openapi'
-  | 'filterReference';
+  | 'unlink';
 
-export interface Route {
+/** The routes that describe the API, answered by the server (src/emulator/http/server.ts). */
+export type DocumentRouteKind = 'openapi' | 'filterReference';
+
+export type RouteKind = ResourceRouteKind | DocumentRouteKind;
+
+interface RouteBase {
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   pattern: string[];
-  kind: RouteKind;
-  type?: ResourceType;
-  relation?: string;
   /** For stats and the OpenAPI document: `GET /test_cases/{id}`. */
   name: string;
   write: boolean;
 }
 
-function route(
-  method: Route['method'],
-  pattern: string[],
-  kind: RouteKind,
-  type?: ResourceType,
-  relation?: string,
-): Route {
+/** A route of a resource type: its kind, type and, for a relation's routes, the relation. */
+export interface ResourceRoute extends RouteBase {
+  kind: ResourceRouteKind;
+  type: ResourceType;
+  relation?: string;
+}
+
+/** A route that describes the API, one member per kind (so that a test of `kind` narrows). */
+export type DocumentRoute = {
+  [K in DocumentRouteKind]: RouteBase & { kind: K; type?: undefined; relation?: undefined };
+}[DocumentRouteKind];
+
+/**
+ * Every route, told apart by its kind: a switch on `kind` that misses a case fails the type check
+ * (`unknownRouteKind`), so a new kind cannot fall through to a 404.
+ */
+export type Route = ResourceRoute | DocumentRoute;
+
+/**
+ * The end of an exhaustive switch on a route's kind: the type check fails when a case is missing.
+ */
+export function unknownRouteKind(kind: never): never {
+  throw new Error(`no case for the route kind ${String(kind)}`);
+}
+
+function base(method: Route['method'], pattern: string[]): RouteBase {
   return {
     method,
     pattern,
-    kind,
-    type,
-    relation,
     name: `${method} /${pattern.map((p) => (p === ':id' ? '{id}' : p)).join('/')}`,
     write: method !== 'GET',
   };
 }
 
+function route(
+  method: Route['method'],
+  pattern: string[],
+  kind: ResourceRouteKind,
+  type: ResourceType,
+  relation?: string,
+): ResourceRoute {
+  return { ...base(method, pattern), kind, type, ...(relation ? { relation } : {}) };
+}
+
+function documentRoute(path: string, kind: DocumentRouteKind): DocumentRoute {
+  return { ...base('GET', [path]), kind };
+}
+
 export function compileRoutes(): Route[] {
   const routes: Route[] = [
-    route('GET', ['openapi.json'], 'openapi'),
-    route('GET', ['filter-reference'], 'filterReference'),
+    documentRoute('openapi.json', 'openapi'),
+    documentRoute('filter-reference', 'filterReference'),
   ];
   for (const type of RESOURCE_TYPES) {
     const spec = resourceSpec(type);

@@ -19,15 +19,25 @@ export interface SeedToken {
   region?: Region;
 }
 
+/** A Space to start the emulator with (the seed format: docs/design.md "Emulator contract"). */
 export interface Seed {
+  /** The region its tokens belong to; a token of another region is refused. */
   region?: Region;
+  /** The one project (Space): its id, name and key. */
   project?: { id?: string; name?: string; key?: string };
+  /** The organization the project belongs to. */
   organization?: { id?: string; name?: string };
+  /** The users, by id, name, email and role. */
   users?: { id?: string; name?: string; email?: string; role?: string }[];
+  /** The API tokens it accepts, each with its role. */
   tokens?: SeedToken[];
+  /** Custom field definitions, by name and entity (test_case, test_cycle ...). */
   customFields?: { name: string; entity: string; type?: string }[];
+  /** Test cases, as their attributes (an export of a real Space keeps its ids and keys). */
   testCases?: Record<string, unknown>[];
+  /** Test cycles, as their attributes. */
   testCycles?: Record<string, unknown>[];
+  /** Requirements, as their attributes. */
   requirements?: Record<string, unknown>[];
   /** Per-user notification preferences (docs/service-api.md 2.3), e.g. one type turned off. */
   notificationPreferences?: SeedNotificationPreference[];
@@ -41,6 +51,7 @@ export interface SeedNotificationPreference {
   projectId?: string | null;
 }
 
+/** A seed that is not valid: the message names the field and what to do. */
 export class SeedError extends Error {}
 
 const REGIONS = ['eu', 'us', 'in'];
@@ -72,6 +83,7 @@ const CUSTOM_FIELD_ENTITIES = [
   'test_campaigns',
 ];
 
+/** A seed read from a JSON file and checked; SeedError names what is wrong. */
 export function loadSeedFile(file: string): Seed {
   let text: string;
   try {

@@ -1,3 +1,4 @@
+import type { ReportExtension } from '../../shared/defaults.js';
 import type { ParsedTests } from './model.js';
 import type { XmlNode } from './xml.js';
 
@@ -13,6 +14,16 @@ export interface Sniff {
 interface FormatBase {
   id: string;
   label: string;
+  /**
+   * The extensions its files are written with (no dot): what a directory given as a report pattern
+   * finds (src/parsers/discover.ts). Detection reads the content, not the name.
+   */
+  extensions: readonly ReportExtension[];
+  /**
+   * Set when the format writes one file per test and the files of one directory are one report
+   * (Allure): which files are its results, and which beside them are the tool's and no reports.
+   */
+  perDirectory?: { result: RegExp; sidecar: RegExp };
   /** True when this parser recognises the content. */
   detect(sniff: Sniff): boolean;
 }

@@ -4,34 +4,49 @@
  */
 import { render, TestcycleError, type Words } from '../../shared/errors.js';
 
+/**
+ * A test's result as the report gives it: `error` is a failure outside an assertion (a crash, a
+ * timeout).
+ */
 export type Outcome = 'passed' | 'failed' | 'error' | 'skipped';
 
+/** One run of a test that its runner retried: its outcome, duration and first line of message. */
 export interface Attempt {
+  /** The run's outcome. */
   outcome: Outcome;
+  /** How long the run took, when the report says. */
   durationMs?: number;
+  /** The first line of its failure message. */
   message?: string;
 }
 
+/** One test of a report, as every format gives it: its identity, outcome and runs. */
 export interface TestResult {
   /** Enclosing suites, outermost first. */
   suite: string[];
+  /** The class or group the format names (JUnit classname). */
   classname?: string;
+  /** The test's name. */
   name: string;
   /**
    * The source file of the test, where the format says, as the reporter wrote it (absolute or
-   * relative); keys make it relative to the workspace (src/publish/identity.ts).
+   * relative); keys make it relative to the workspace (src/domain/match.ts).
    */
   file?: string;
+  /** The line of the test in its file, where the format says. */
   line?: number;
   /**
    * The parameters of this invocation, where the format has them (TestNG data providers, Allure
    * and Cucumber examples), in a stable display form such as `[1, "a"]`.
    */
   params?: string;
+  /** How long it took (its final run). */
   durationMs?: number;
   /** The final outcome (after retries). */
   outcome: Outcome;
+  /** The first line of its failure or skip message. */
   message?: string;
+  /** The rest of it: a stack trace, an output. */
   details?: string;
   /**
    * Every run of this test in the report, in order (retries, reruns); absent when it ran once,
@@ -157,9 +172,13 @@ export function withGap(
 /** Shared by every test without properties (most of them); never mutated. */
 export const NO_PROPERTIES: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
+/** One report read: its file, the format it was read as, and its tests. */
 export interface ParsedReport {
+  /** The report's path (a directory for a format that writes one file per test). */
   file: string;
+  /** The id of the format it was read as. */
   format: string;
+  /** Its tests, in the report's order. */
   tests: TestResult[];
   /** What the reporter cannot tell of its tests' identity (jest-junit: the file). */
   gap?: IdentityGap;
@@ -169,11 +188,17 @@ export interface ParsedReport {
   selection?: RunSelection;
 }
 
+/** The tests of a report by outcome (countTests); `total` is their sum. */
 export interface Counts {
+  /** Tests, each counted once whatever its runs. */
   total: number;
+  /** Tests that passed (a retried test by its outcome). */
   passed: number;
+  /** Tests that failed an assertion. */
   failed: number;
+  /** Tests that errored outside an assertion (a crash, a timeout). */
   errors: number;
+  /** Tests skipped. */
   skipped: number;
   /** Failed at least once, then passed. */
   flaky: number;
@@ -201,6 +226,7 @@ export function isFlaky(test: TestResult): boolean {
   );
 }
 
+/** The tests counted by outcome: the one place the parsers' results are counted. */
 export function countTests(tests: readonly TestResult[]): Counts {
   const counts = noCounts();
   for (const t of tests) {
@@ -363,10 +389,13 @@ export function firstLine(text: string | undefined): string | undefined {
 
 /** A report that cannot be read: names the file and, where known, line and column. */
 export class ReportError extends TestcycleError {
+  /** The report's path. */
   readonly file: string;
   /** What is wrong, without the file's name (the message is `file: reason`). */
   readonly reason: string;
+  /** The line of the fault, when known. */
   readonly line?: number;
+  /** The column of the fault, when known. */
   readonly column?: number;
   constructor(file: string, reason: string | Words, position?: { line?: number; column?: number }) {
     const where = position?.line

@@ -17,13 +17,13 @@ const STATUS: Record<string, Outcome> = {
   unknown: 'skipped',
 };
 
-/** A file name Allure gives one test result. */
-export const ALLURE_RESULT = /-result\.json$/;
-
 export const allure: ReportFormat = {
   id: 'allure',
   label: 'Allure 2 results (allure-results/*-result.json)',
   kind: 'json',
+  extensions: ['json'],
+  // Containers (fixtures), globals and attachments are written beside the results.
+  perDirectory: { result: /-result\.json$/, sidecar: /-(container|globals|attachment)\.\w+$/ },
   detect: (s) =>
     /"uuid"\s*:/.test(s.head) &&
     /"status"\s*:/.test(s.head) &&

@@ -21,6 +21,7 @@ export const ctrf: ReportFormat = {
   id: 'ctrf',
   label: 'CTRF JSON',
   kind: 'json',
+  extensions: ['json'],
   detect: (s) =>
     /"results"\s*:/.test(s.head) &&
     (/"tool"\s*:/.test(s.head) || /"reportFormat"\s*:\s*"CTRF"/.test(s.head)),

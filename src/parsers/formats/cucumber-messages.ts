@@ -24,6 +24,7 @@ export const cucumberMessages: ReportFormat = {
   id: 'cucumber-messages',
   label: 'Cucumber messages (NDJSON, --format message)',
   kind: 'text',
+  extensions: ['ndjson', 'jsonl'],
   detect: (s) =>
     /^\s*\{\s*"(meta|source|gherkinDocument|pickle|stepDefinition|hook|parameterType|testRunStarted)"\s*:\s*\{/.test(
       s.head,

@@ -13,6 +13,7 @@ export const cucumber: ReportFormat = {
   id: 'cucumber',
   label: 'Cucumber JSON',
   kind: 'json',
+  extensions: ['json'],
   detect: (s) =>
     s.head.trimStart().startsWith('[') &&
     /"elements"\s*:/.test(s.head) &&

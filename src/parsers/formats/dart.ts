@@ -14,6 +14,7 @@ export const dart: ReportFormat = {
   id: 'dart',
   label: 'Dart/Flutter JSON (dart test --reporter json, flutter test --machine)',
   kind: 'text',
+  extensions: ['json', 'jsonl'],
   detect: (s) =>
     /^\s*(\[\s*)?\{[^\n]*"(protocolVersion|type)"\s*:\s*"?(start|0\.)/.test(s.head) &&
     /"type"\s*:\s*"/.test(s.head),

@@ -22,6 +22,7 @@ export const googletest: ReportFormat = {
   id: 'googletest',
   label: 'googletest JSON (--gtest_output=json)',
   kind: 'json',
+  extensions: ['json'],
   detect: (s) => /"testsuites"\s*:\s*\[/.test(s.head) && /"disabled"\s*:/.test(s.head),
   parse(doc) {
     const tests: TestResult[] = [];

@@ -16,6 +16,7 @@ export const gotest: ReportFormat = {
   id: 'gotest',
   label: 'Go test JSON (go test -json)',
   kind: 'text',
+  extensions: ['json', 'jsonl'],
   // A package that did not build writes its FAIL line before the first event (go before 1.24).
   detect: (s) => /^(FAIL\s[^\n]*\n)*\s*\{[^\n]*"Action"\s*:\s*"/.test(s.head),
   parse(text) {

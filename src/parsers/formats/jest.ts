@@ -27,6 +27,7 @@ export const jestJson: ReportFormat = {
   id: 'jest-json',
   label: 'Jest JSON (jest --json, vitest --reporter=json)',
   kind: 'json',
+  extensions: ['json'],
   detect: (s) => /"num(Total|Failed|Passed)Test(s|Suites)"\s*:/.test(s.head),
   parse(doc) {
     const root = obj(doc);

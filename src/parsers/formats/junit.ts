@@ -30,6 +30,7 @@ export const junit: ReportFormat = {
   label:
     'JUnit XML (Surefire, Gradle, pytest, jest-junit, vitest, Playwright, Cypress, go-junit-report, nextest, PHPUnit, CTest, googletest, behave)',
   kind: 'xml',
+  extensions: ['xml'],
   detect: (s) => s.xmlRoot === 'testsuites' || s.xmlRoot === 'testsuite',
   parse(doc, file) {
     const many = doc.testsuites !== undefined;

@@ -14,6 +14,7 @@ export const mocha: ReportFormat = {
   id: 'mocha',
   label: 'Mocha JSON (mocha --reporter json)',
   kind: 'json',
+  extensions: ['json'],
   detect: (s) =>
     /"stats"\s*:/.test(s.head) &&
     /"(passes|pending|failures|suites)"\s*:/.test(s.head) &&

@@ -7,6 +7,7 @@ export const nunit3: ReportFormat = {
   id: 'nunit',
   label: 'NUnit 3 XML',
   kind: 'xml',
+  extensions: ['xml'],
   detect: (s) =>
     s.xmlRoot === 'test-run' || (s.xmlRoot === 'test-suite' && !/<results>/.test(s.head)),
   parse: (doc) => parseNunit(doc, 'test-run', nunit3Case),
@@ -16,6 +17,7 @@ export const nunit2: ReportFormat = {
   id: 'nunit2',
   label: 'NUnit 2 XML',
   kind: 'xml',
+  extensions: ['xml'],
   detect: (s) =>
     s.xmlRoot === 'test-results' || (s.xmlRoot === 'test-suite' && /<results>/.test(s.head)),
   parse: (doc) => parseNunit(doc, 'test-results', nunit2Case),

@@ -27,6 +27,7 @@ export const openTestReporting: ReportFormat = {
   id: 'open-test-reporting',
   label: 'Open Test Reporting XML (JUnit Platform events or hierarchy)',
   kind: 'xml',
+  extensions: ['xml'],
   detect: (s) =>
     (s.xmlRoot === 'events' || s.xmlRoot === 'execution') && s.head.includes(OTR_SCHEMAS),
   parse(doc) {

@@ -24,6 +24,7 @@ export const playwright: ReportFormat = {
   id: 'playwright',
   label: 'Playwright JSON (--reporter=json)',
   kind: 'json',
+  extensions: ['json'],
   detect: (s) =>
     /"config"\s*:/.test(s.head) &&
     /"suites"\s*:/.test(s.head) &&

@@ -20,6 +20,7 @@ export const robot: ReportFormat = {
   id: 'robot',
   label: 'Robot Framework output.xml (robot, rebot, RF 6 and 7)',
   kind: 'xml',
+  extensions: ['xml'],
   detect: (s) => s.xmlRoot === 'robot',
   parse(doc) {
     const root = doc.robot;

@@ -15,6 +15,7 @@ export const rspec: ReportFormat = {
   id: 'rspec',
   label: 'RSpec JSON (rspec --format json)',
   kind: 'json',
+  extensions: ['json'],
   detect: (s) =>
     /"examples"\s*:/.test(s.head) ||
     (/"summary_line"\s*:/.test(s.head) && /"version"\s*:/.test(s.head)),

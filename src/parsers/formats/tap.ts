@@ -26,6 +26,7 @@ export const tap: ReportFormat = {
   id: 'tap',
   label: 'TAP (Test Anything Protocol 12 to 14: node --test-reporter=tap, node-tap, prove)',
   kind: 'text',
+  extensions: ['tap'],
   detect: (s) => {
     const first = s.head.trimStart();
     return (

@@ -15,6 +15,7 @@ export const testng: ReportFormat = {
   id: 'testng',
   label: 'TestNG testng-results.xml',
   kind: 'xml',
+  extensions: ['xml'],
   detect: (s) => s.xmlRoot === 'testng-results',
   parse(doc) {
     const runs: { result: TestResult; identity: string; retried: boolean }[] = [];

@@ -31,6 +31,7 @@ export const trx: ReportFormat = {
   id: 'trx',
   label: 'TRX (Visual Studio, dotnet test --logger trx)',
   kind: 'xml',
+  extensions: ['trx'],
   detect: (s) => s.xmlRoot === 'TestRun',
   parse(doc) {
     const run = doc.TestRun as XmlNode;

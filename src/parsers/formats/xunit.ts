@@ -14,6 +14,7 @@ export const xunit: ReportFormat = {
   id: 'xunit',
   label: 'xUnit.net XML (v1 and v2)',
   kind: 'xml',
+  extensions: ['xml'],
   detect: (s) => s.xmlRoot === 'assemblies' || s.xmlRoot === 'assembly',
   parse(doc) {
     const tests: TestResult[] = [];

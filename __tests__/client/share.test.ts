@@ -1,0 +1,106 @@
+/**
+ * A leg's share of the rate limit (src/client/share.ts, docs/architecture.md "Retry policy"): legs
+ * that share nothing but the service's window, on a virtual clock (__tests__/helpers/legs.ts).
+ * Timings are asserted in windows of virtual time; nothing here sleeps or depends on the machine.
+ */
+import { FakeClock } from '../helpers/clock.js';
+import { runLegs, SimulatedWindow } from '../helpers/legs.js';
+import type { RateWindowMode } from '../../src/shared/rate.js';
+import { ServiceClient } from '../../src/client/client.js';
+import { clientSettings } from '../../src/client/index.js';
+import { settingsFrom } from '../../src/shared/setting-readers.js';
+
+const LIMIT = { count: 20, windowMs: 1000 };
+const W = LIMIT.windowMs;
+
+/** [start, requests of `leg` that went through] for each whole window from `from` to `to`. */
+function perWindow(window: SimulatedWindow, leg: number, from: number, to: number) {
+  const out: [number, number][] = [];
+  for (let t = from; t + W <= to; t += W) out.push([t, window.took(t, t + W, leg)]);
+  return out;
+}
+
+describe.each<RateWindowMode>(['sliding', 'fixed'])('a %s window', (mode) => {
+  test('a lone publisher is never slowed: the whole limit from its first request, no 429', async () => {
+    const window = new SimulatedWindow(new FakeClock(), LIMIT, mode);
+    const requests = 10 * LIMIT.count + 1;
+    await runLegs(window, [{ requests }]);
+    expect(window.refused(0, Infinity)).toBe(0);
+    // The floor: request k cannot go before floor(k / 20) windows; the last one went then, give
+    // or take the round trips that pacing by answers adds (a few ms a window) and the first
+    // window's spread (at most a fifth of it).
+    const last = window.arrivals.at(-1)!.at - window.arrivals[0]!.at;
+    expect(last).toBeGreaterThanOrEqual(10 * W - (mode === 'fixed' ? W : 0));
+    expect(last).toBeLessThan(10 * W + 0.2 * W + 10 * 15);
+  });
+
+  test('a 429 lowers the pace; without one it climbs back to the whole limit within a few windows', async () => {
+    const window = new SimulatedWindow(new FakeClock(), LIMIT, mode);
+    // B, told of two legs, holds half the limit for about ten windows; A, alone as it thinks,
+    // starts at the whole limit a little later and runs on.
+    const [a, b] = await runLegs(
+      window,
+      [
+        { requests: Infinity, startMs: 300 },
+        { requests: 100, legs: 2 },
+      ],
+      { untilMs: 30 * W },
+    );
+    const bDone = b!.doneAt!;
+    // A met a 429 in its first window and fell: in a sliding window to about the half B leaves
+    // it; in a fixed one, where B's requests early in each window find room first, further.
+    expect(window.refused(0, 2 * W, 0)).toBeGreaterThan(0);
+    const meanwhile = perWindow(window, 0, 2 * W, bDone - W).map(([, n]) => n);
+    expect(meanwhile.length).toBeGreaterThanOrEqual(2);
+    expect(Math.max(...meanwhile)).toBeLessThanOrEqual(mode === 'sliding' ? 13 : 10);
+    if (mode === 'sliding') expect(Math.min(...meanwhile)).toBeGreaterThanOrEqual(7);
+    // B done, A takes the whole limit within four windows (one request more per window would
+    // take ten), and keeps it without a 429 (pacing by answers leaves a few ms a window).
+    const back = Math.ceil((bDone + 4 * W) / W) * W;
+    expect(a!.scheduler.currentAllowance).toBe(LIMIT.count);
+    expect(perWindow(window, 0, back, 30 * W).filter(([, n]) => n < 18)).toEqual([]);
+    expect(window.refused(back, Infinity)).toBe(0);
+  });
+});
+
+describe('four busy legs told of each other (legs 4) on one token', () => {
+  const run = async (mode: RateWindowMode) => {
+    const window = new SimulatedWindow(new FakeClock(), LIMIT, mode);
+    await runLegs(
+      window,
+      [0, 1, 2, 3].map((k) => ({ requests: Infinity, startMs: 150 * k, legs: 4 })),
+      { untilMs: 60 * W },
+    );
+    const shares = [0, 1, 2, 3].map((k) => window.took(20 * W, 60 * W, k));
+    return { window, shares, total: window.took(20 * W, 60 * W) };
+  };
+
+  test('in a sliding window they stay on about a quarter each, and the limit is used', async () => {
+    const { shares, total } = await run('sliding');
+    // Windows 20 to 60: each leg between half and one and a half of a fair quarter.
+    for (const share of shares) {
+      expect(share).toBeGreaterThanOrEqual(0.5 * (total / 4));
+      expect(share).toBeLessThanOrEqual(1.5 * (total / 4));
+    }
+    // What probes cost (a 429 takes a place in the window): most of the limit still goes.
+    expect(total).toBeGreaterThanOrEqual(0.8 * 40 * LIMIT.count);
+  });
+
+  test('in a fixed window the limit is used in full (the legs first in each window take more)', async () => {
+    const { total } = await run('fixed');
+    expect(total).toBeGreaterThanOrEqual(0.95 * 40 * LIMIT.count);
+  });
+});
+
+test('the legs setting (--legs, input legs) reaches the pace: legs 3 starts at a third of the limit', async () => {
+  const settings = clientSettings(
+    settingsFrom({ 'base-url': 'https://eu.example.com', token: 'tok-0123456789', legs: '3' }),
+  );
+  expect(settings.legs).toBe(3);
+  const client = new ServiceClient({ ...settings, clock: new FakeClock() });
+  expect(client.scheduler.currentAllowance).toBe(33);
+  await client.close();
+  const alone = new ServiceClient({ ...settings, legs: undefined, clock: new FakeClock() });
+  expect(alone.scheduler.currentAllowance).toBe(100);
+  await alone.close();
+});
