@@ -6,7 +6,6 @@
  * fails on a threshold row without its entry here, or an entry that is no threshold row.
  */
 import type { CycleCounts, PassRateBasis } from '../schema/counts.js';
-import { type Coverage, maxFailingReasons, minCoverageReasons } from '../schema/coverage.js';
 import { oneLine } from '../shared/redact.js';
 import type { SettingSource } from '../shared/setting-readers.js';
 import { plural } from '../shared/words.js';
@@ -62,12 +61,6 @@ export interface GateFacts {
   previous?: PreviousCycle | NoPreviousCycle;
   /** The cycle's triage, read when the gate has work to do. */
   triage?: Triage;
-  /**
-   * The cycle's requirement coverage, read by the job layer after the job's writes and links
-   * (src/job/jobs.ts, through src/traceability): the pipeline's own gate has none, and checks
-   * the coverage thresholds only when it is given.
-   */
-  coverage?: Coverage;
 }
 
 /** What a threshold says of a cycle: why it fails, what it could not check. */
@@ -178,17 +171,18 @@ export const THRESHOLDS: { readonly [K in ThresholdKey]: Threshold } = {
           }
         : {},
   }),
+  // Requirement coverage (docs/design.md "Traceability: coverage"): checked by the job layer once it
+  // has read the cycle's coverage, after the job's writes and links (src/job/jobs.ts,
+  // src/schema/coverage.ts); the pipeline's gate reads no coverage.
   'min-coverage': threshold({
     field: 'minCoverage',
     read: (src, key) => numeric(src, key),
-    check: (limit, { coverage }) =>
-      coverage ? { reasons: minCoverageReasons(coverage, limit) } : {},
+    check: () => ({}),
   }),
   'max-failing-requirements': threshold({
     field: 'maxFailingRequirements',
     read: (src, key) => numeric(src, key),
-    check: (limit, { coverage }) =>
-      coverage ? { reasons: maxFailingReasons(coverage, limit) } : {},
+    check: () => ({}),
   }),
 };
 
