@@ -35,12 +35,12 @@ export {
   type CreateCycleResult,
   type PublishResult,
 } from '../publish/index.js';
-export { describeSyncResult, renderSyncSummary, type SyncResult } from '../inventory/index.js';
+export { describeSyncResult, type SyncResult } from '../inventory/index.js';
 export { describeRuleChanges, triageLines } from '../triage/index.js';
 export { renderJson } from '../dashboard/index.js';
 export { describeCoverage, type CoverageResult } from '../traceability/index.js';
 export { coverageCsv, coverageMarkdown } from '../dashboard/index.js';
-export { renderSummary } from './summary.js';
+export { renderSummary, renderSyncSummary } from './summary.js';
 export {
   addCounts,
   countTests,

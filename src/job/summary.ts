@@ -1,7 +1,8 @@
 /**
- * The summary of a publish or a gate (src/publish/summary.ts), with the traceability matrix after
- * it when the gate read the cycle's coverage (src/dashboard/render/matrix.ts): both adapters write it
- * (the CLI's summary-file, the action's job summary, check run and comment).
+ * The summary of a publish or a gate (src/publish/summary.ts), with the links of --trace and the
+ * traceability matrix after it when the gate read the cycle's coverage
+ * (src/dashboard/render/matrix.ts): both adapters write it (the CLI's summary-file, the action's
+ * job summary, check run and comment).
  */
 import type { ParsedReport } from '../parsers/index.js';
 import {
@@ -10,6 +11,9 @@ import {
   type PublishResult,
 } from '../publish/index.js';
 import { coverageMarkdown, MAX_MATRIX_ROWS } from '../dashboard/index.js';
+import { renderSyncSummary as syncSummary, type SyncResult } from '../inventory/index.js';
+import type { SettingWords } from '../shared/errors.js';
+import { traceMarkdown } from '../traceability/index.js';
 import type { Traced } from './jobs.js';
 
 /** Rows of the matrix where the text must be small (a check run, a comment). */
@@ -20,12 +24,19 @@ export function renderSummary(
   reports: ParsedReport[],
   options: Parameters<typeof publishSummary>[2] = {},
 ): string {
-  if (!result.coverage) return publishSummary(result, reports, options);
+  if (!result.coverage && !result.trace) return publishSummary(result, reports, options);
   const max = options.maxBytes ?? MAX_SUMMARY_BYTES;
-  const matrix = coverageMarkdown(
-    result.coverage,
-    max < MAX_SUMMARY_BYTES / 4 ? COMPACT_ROWS : MAX_MATRIX_ROWS,
-  );
-  const room = Math.max(0, max - Buffer.byteLength(matrix) - 1);
-  return `${publishSummary(result, reports, { ...options, maxBytes: room })}\n${matrix}`;
+  const rows = max < MAX_SUMMARY_BYTES / 4 ? COMPACT_ROWS : MAX_MATRIX_ROWS;
+  const after = [
+    ...(result.trace ? [traceMarkdown(result.trace)] : []),
+    ...(result.coverage ? [coverageMarkdown(result.coverage, rows)] : []),
+  ].join('\n');
+  const room = Math.max(0, max - Buffer.byteLength(after) - 1);
+  return `${publishSummary(result, reports, { ...options, maxBytes: room })}\n${after}`;
+}
+
+/** The summary of a sync (src/inventory/summary.ts), with its links after it under --trace. */
+export function renderSyncSummary(result: SyncResult & Traced, words?: SettingWords): string {
+  const summary = syncSummary(result, words);
+  return result.trace ? `${summary}\n${traceMarkdown(result.trace)}` : summary;
 }

@@ -19,7 +19,7 @@ export {
   type TraceLinkOptions,
   type TraceResult,
 } from './links.js';
-export { describeTrace } from './describe.js';
+export { describeTrace, traceMarkdown } from './describe.js';
 export {
   coverageSettings,
   traceSettings,
