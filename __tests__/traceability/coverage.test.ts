@@ -8,11 +8,17 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { RunningEmulator } from '../../src/emulator/index.js';
-import { call, closeEmulators, emulator, RW, testSeed } from '../helpers/emulator.js';
+import { createUndiciTransport, type Transport } from '../../src/client/index.js';
+import { coverageOfCycle } from '../../src/traceability/index.js';
+import { call, closeEmulators, doc, emulator, RW, testSeed } from '../helpers/emulator.js';
+import { clientOf, closeClients } from '../helpers/publish.js';
 import { runCli } from '../helpers/cli.js';
 import { junit } from '../helpers/trace.js';
 
-afterEach(closeEmulators);
+afterEach(async () => {
+  await closeClients();
+  await closeEmulators();
+});
 
 const envOf = (emu: RunningEmulator) => ({
   TESTCYCLE_BASE_URL: emu.url,
@@ -337,4 +343,42 @@ test('--mark-covered sets PASSED requirements to COVERED (If-Match), once, and n
   expect(JSON.parse(again.out).marked).toEqual([]);
   expect(statusOf('DEMO-REQ1')).toBe('COVERED');
   expect(emu.stats().byMethod.PATCH ?? 0).toBe(after.byMethod.PATCH! + 1);
+});
+
+test('--mark-covered merges: a requirement a person archives between the read and the write is left ARCHIVED', async () => {
+  const emu = await space();
+  // test2 passes now: DEMO-REQ3 is PASSED too, so two requirements are to be marked.
+  await runCli(
+    ['publish', '--report', junit([{ name: 'test2' }]), '--cycle-name', 'CI'],
+    envOf(emu),
+  );
+  const req3 = [...emu.service.store.all('requirements')].find(
+    (r) => r.attributes.requirementKey === 'DEMO-REQ3',
+  )!;
+  const undici = createUndiciTransport();
+  let archived = false;
+  // A person archives DEMO-REQ3 right after testcycle read it for its ETag.
+  const transport: Transport = async (request) => {
+    const answer = await undici(request);
+    if (!archived && request.method === 'GET' && request.url.pathname.endsWith(req3.id)) {
+      archived = true;
+      const current = await call(emu, 'GET', `/requirements/${req3.id}`);
+      await call(emu, 'PATCH', `/requirements/${req3.id}`, {
+        headers: { 'if-match': current.etag! },
+        body: doc('requirements', { status: 'ARCHIVED' }, req3.id),
+      });
+    }
+    return answer;
+  };
+  const client = clientOf(emu, { transport });
+  try {
+    const result = await coverageOfCycle(client, { name: 'CI' }, { markCovered: true });
+    expect(archived).toBe(true);
+    expect(result.marked).toEqual(['DEMO-REQ1']);
+    expect(emu.service.store.get('requirements', req3.id)!.attributes.status).toBe('ARCHIVED');
+    // The stale PATCH got 412, the record was read again and nothing was written over it.
+    expect(emu.stats().byStatus['412']).toBe(1);
+  } finally {
+    await undici.close();
+  }
 });
