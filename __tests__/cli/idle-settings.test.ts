@@ -93,6 +93,7 @@ test('the needs of the table name settings of the table, read where the need hol
     'replace-steps',
     'ownership-field',
     'case-fields',
+    'requirements',
   ]);
 });
 

@@ -25,6 +25,7 @@ import { DEFAULT_RATE_LIMIT, formatRateLimit, RATE_WINDOW_MODES } from '../share
 import type { Words } from '../shared/errors.js';
 import { listSetting, settingReaders, type SettingSource } from '../shared/setting-readers.js';
 import { SYNC_SETTINGS } from './sync.js';
+import { TRACE_SETTINGS } from './trace.js';
 
 /** The action's `mode` values. */
 export const MODES = [
@@ -54,6 +55,7 @@ export type CommandName =
   | 'emulator'
   | 'report'
   | 'sync'
+  | 'coverage'
   | QuarantineCommand;
 
 /** `testcycle quarantine add|remove|list` (src/cli/quarantine.ts). */
@@ -153,11 +155,12 @@ const SERVICE: readonly CommandName[] = [
   'check',
   'report',
   'sync',
+  'coverage',
   ...QUARANTINE_COMMANDS,
 ];
 const GATE_MODES: readonly Mode[] = ['publish', 'gate'];
 const GATE_COMMANDS: readonly CommandName[] = ['publish', 'gate'];
-const CYCLE_TARGET: readonly CommandName[] = ['publish', 'gate', 'cycle close'];
+const CYCLE_TARGET: readonly CommandName[] = ['publish', 'gate', 'cycle close', 'coverage'];
 /** A need that holds where publish reads the setting (other commands read it for themselves). */
 const IN_PUBLISH = { commands: ['publish'], modes: ['publish'] } as const;
 /** The extensions the discovery code reads (src/parsers/discover.ts), in words: `.xml, ... and .trx`. */
@@ -241,6 +244,8 @@ export const SETTINGS = {
         'Key of an existing cycle to publish into (e.g. DEMO-R12). Use this or --cycle-name.',
       gate: 'Key of the cycle to gate (e.g. DEMO-R12). Use this or --cycle-name.',
       'cycle close': 'Key of the cycle to set to DONE (e.g. DEMO-R12). Use this or --cycle-name.',
+      coverage:
+        'Key of the cycle whose results cover the requirements (e.g. DEMO-R12). Use this or --cycle-name.',
     },
   },
   'cycle-name': {
@@ -256,6 +261,7 @@ export const SETTINGS = {
       'cycle create': `Name of the cycle; found, or created. ${CYCLE_NAME_PLACEHOLDERS}`,
       gate: `Name of the cycle to gate; it must exist. ${CYCLE_NAME_PLACEHOLDERS}`,
       'cycle close': `Name of the cycle to set to DONE; it must exist. ${CYCLE_NAME_PLACEHOLDERS}`,
+      coverage: `Name of the cycle whose results cover the requirements; it must exist. ${CYCLE_NAME_PLACEHOLDERS}`,
     },
   },
   'create-cycle': {
@@ -827,6 +833,7 @@ export const SETTINGS = {
       'check',
       'report',
       'sync',
+      'coverage',
       ...QUARANTINE_COMMANDS,
     ],
     description: 'Print one JSON object on stdout.',
@@ -891,6 +898,7 @@ export const SETTINGS = {
       'The emulator: injected faults, e.g. 429=0.1,5xx=0.05,reset=0.02,latency=5-50,etag-bump=0.1,seed=42.',
   },
   ...SYNC_SETTINGS,
+  ...TRACE_SETTINGS,
 } as const satisfies Record<string, Setting>;
 
 export function settingOf(key: string): Setting | undefined {
