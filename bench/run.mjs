@@ -7,6 +7,7 @@ import { packageFootprint } from './package-bench.mjs';
 import { emulatorListLatency, requestFloors, wallFloor } from './publish-bench.mjs';
 import { createLatency, seedingTime } from './emulator-bench.mjs';
 import { syncFloors } from './sync-bench.mjs';
+import { coverageFloors } from './coverage-bench.mjs';
 import { triageGateCost } from './triage-bench.mjs';
 import { hostileReadTimes } from './hostile-bench.mjs';
 import { parseBench } from './parse-bench.mjs';
@@ -28,6 +29,8 @@ results.requests = await requestFloors(1000);
 
 // ---- requests / floor for a sync of 1,000 cases: nothing changed, 10% renamed ----
 results.sync = await syncFloors(1000);
+// ---- traceability: coverage of 500 requirements over 1,000 executions; an unchanged --trace ----
+results.traceability = await coverageFloors(1000, 500);
 // ---- the new-failure gate over a 1,000-test baseline (requests / floor) ----
 results.triage = await triageGateCost(1000);
 
@@ -110,6 +113,18 @@ const rows = [
     'requests/floor, sync, 10% renamed',
     `${results.sync.renamed10.requests} / ${results.sync.renamed10.floor} (${results.sync.renamed10.writes} writes)`,
     `${results.sync.renamed10.ratio}`,
+    '1.00',
+  ],
+  [
+    'requests/floor, coverage of 500 requirements over 1,000 executions',
+    `${results.traceability.coverage.requests} / ${results.traceability.coverage.floor}, ${results.traceability.coverage.ms} ms`,
+    `${results.traceability.coverage.ratio}`,
+    '1.00',
+  ],
+  [
+    'requests/floor, publish --trace re-run, 1,000 tests, nothing changed',
+    `${results.traceability.traceUnchanged.requests} / ${results.traceability.traceUnchanged.floor} (${results.traceability.traceUnchanged.writes} writes)`,
+    `${results.traceability.traceUnchanged.ratio}`,
     '1.00',
   ],
   [

@@ -85,7 +85,7 @@ test('gate without a threshold is a usage error naming the thresholds (it could 
   expect(r).toEqual({
     code: 2,
     out: '',
-    err: 'testcycle gate: the gate needs a threshold, else it cannot fail: --min-pass-rate, --max-pass-rate-drop, --max-failed, --max-blocked, --fail-on-not-executed, --max-new-failures.',
+    err: 'testcycle gate: the gate needs a threshold, else it cannot fail: --min-pass-rate, --max-pass-rate-drop, --max-failed, --max-blocked, --fail-on-not-executed, --max-new-failures, --min-coverage, --max-failing-requirements.',
   });
   const action = await runAction({
     mode: 'gate',
@@ -95,7 +95,7 @@ test('gate without a threshold is a usage error naming the thresholds (it could 
   });
   expect(action.code).toBe(1);
   expect(action.stdout).toContain(
-    '::error::the gate needs a threshold, else it cannot fail: input min-pass-rate, input max-pass-rate-drop, input max-failed, input max-blocked, input fail-on-not-executed, input max-new-failures.',
+    '::error::the gate needs a threshold, else it cannot fail: input min-pass-rate, input max-pass-rate-drop, input max-failed, input max-blocked, input fail-on-not-executed, input max-new-failures, input min-coverage, input max-failing-requirements.',
   );
 });
 

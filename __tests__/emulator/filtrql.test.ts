@@ -70,6 +70,17 @@ const executions: FilterRecord[] = [
   { id: 'e3', attributes: { testCaseId: 'c2', testCycleId: 'r2', result: 'PASSED' } },
 ];
 
+const requirements: FilterRecord[] = [
+  { id: 'q1', attributes: { requirementKey: 'DEMO-REQ1', status: 'READY', deletedAt: null } },
+  { id: 'q2', attributes: { requirementKey: 'DEMO-REQ2', status: 'COVERED', deletedAt: null } },
+];
+/** Requirement links (test_cases.requirements), the many-to-many relation. */
+const links: [string, string][] = [
+  ['c1', 'q1'],
+  ['c2', 'q1'],
+  ['c2', 'q2'],
+];
+
 const env: FilterEnv = {
   now: NOW,
   currentUserId: ADA,
@@ -78,11 +89,18 @@ const env: FilterEnv = {
     (type === 'users' ? users : type === 'test_cases' ? cases : []).find((r) => r.id === id),
   children: (type, fk, id) =>
     type === 'test_case_executions' ? executions.filter((e) => e.attributes[fk] === id) : [],
+  linked: (type, relation, id) =>
+    type === 'test_cases' && relation === 'requirements'
+      ? requirements.filter((q) => links.some(([c, r]) => c === id && r === q.id))
+      : type === 'requirements' && relation === 'testCases'
+        ? cases.filter((c) => links.some(([k, r]) => k === c.id && r === id))
+        : [],
   customFields: (type) => (type === 'test_cases' ? ['component'] : []),
 };
 
 function ids(type: ResourceType, query: string): string[] {
-  const records = type === 'test_cases' ? cases : executions;
+  const records =
+    type === 'test_cases' ? cases : type === 'requirements' ? requirements : executions;
   const test = compileFilter(query, type, env);
   return records.filter(test).map((r) => r.id);
 }
@@ -118,10 +136,24 @@ describe('test_cases', () => {
     ['testCaseExecutions ANY (result = "FAILED")', ['c2']],
     ['testCaseExecutions ALL (result = "PASSED")', ['c1', 'c3']],
     ['testCaseExecutions NONE (result = "PASSED")', ['c3']],
+    ['requirements ANY (requirementKey = "DEMO-REQ1")', ['c1', 'c2']],
+    ['requirements ANY (requirementKey in ("DEMO-REQ2"))', ['c2']],
+    ['requirements ALL (status = "READY")', ['c1', 'c3']],
+    ['requirements NONE (requirementKey = "DEMO-REQ1")', ['c3']],
     ['name = "{$currentUser()}"', []],
     ['id = "c3"', ['c3']],
   ])('%s', (query, expected) => {
     expect(ids('test_cases', query)).toEqual(expected);
+  });
+});
+
+describe('requirements', () => {
+  test.each<[string, string[]]>([
+    ['testCases ANY (priority = "CRITICAL")', ['q1']],
+    ['testCases ANY (name ~ "log") AND status != "COVERED"', ['q1']],
+    ['testCases NONE (priority = "CRITICAL")', ['q2']],
+  ])('%s', (query, expected) => {
+    expect(ids('requirements', query)).toEqual(expected);
   });
 });
 

@@ -35,7 +35,7 @@ async function space(emu: RunningEmulator) {
 }
 
 describe('relationships', () => {
-  test('every to-one relation has links and linkage; to-many ones a related link', async () => {
+  test('every to-one relation has links and linkage; to-many ones a related link, linked ones linkage too', async () => {
     const emu = await emulator();
     const { tc } = await space(emu);
     const self = `${emu.url}/test_cases/${tc.id}`;
@@ -58,6 +58,12 @@ describe('relationships', () => {
       },
       testSteps: { links: { related: `${self}/testSteps` } },
       testCaseExecutions: { links: { related: `${self}/testCaseExecutions` } },
+      // A linked relation carries its linkage, and has a relationship route of its own.
+      requirements: {
+        links: { self: `${self}/relationships/requirements`, related: `${self}/requirements` },
+        data: [],
+      },
+      workItemLinks: { links: { related: `${self}/workItemLinks` } },
     });
   });
 

@@ -191,3 +191,38 @@ test('executions: include the case and the cycle, filter through a relation', as
   });
   expect(res.data[0].testCycle.data).toMatchObject({ name: 'kitsu cycle', status: 'ACTIVE' });
 });
+
+test('requirement links: POST and DELETE on the relationship, read back through both sides', async () => {
+  const testCase = (await api.get('test_cases', {
+    params: { sort: 'name', page: { size: 1 } },
+  })) as Answer;
+  const caseId: string = testCase.data[0].id;
+  const requirement = (await api.create('requirements', {
+    name: 'Sign in',
+    rank: 1,
+    projectId: PROJECT,
+  })) as Answer;
+  const url = `test_cases/${caseId}/relationships/requirements`;
+  // kitsu serialises a list body into resource identifiers: {data: [{type, id}]}.
+  const added = (await api.request({
+    method: 'POST',
+    url,
+    type: 'requirements',
+    body: [{ id: requirement.data.id }],
+  })) as Answer;
+  expect(added.data).toEqual([{ type: 'requirements', id: requirement.data.id }]);
+  const cases = (await api.get(`requirements/${requirement.data.id}/testCases`)) as Answer;
+  expect(cases.data.map((c: any) => c.name)).toEqual(['case 0']);
+  // A case's linkage rides on the case itself: kitsu hands it over as the relationship's data.
+  const read = (await api.get(`test_cases/${caseId}`, {
+    params: { fields: { test_cases: 'name,requirements' } },
+  })) as Answer;
+  expect(read.data.requirements.data).toEqual([{ type: 'requirements', id: requirement.data.id }]);
+  const removed = (await api.request({
+    method: 'DELETE',
+    url,
+    type: 'requirements',
+    axiosOptions: { data: { data: [{ type: 'requirements', id: requirement.data.id }] } },
+  })) as Answer;
+  expect(removed.data).toEqual([]);
+});

@@ -42,8 +42,11 @@ interface Exchange {
 
 afterAll(closeEmulators);
 
-/** Valid create and update attributes per type; `$name` is replaced by the id created for it. */
-const SAMPLES: Record<string, { create: Json; update: Json }> = {
+/**
+ * Valid create and update attributes per type (a type that is never updated has no update);
+ * `$name` is replaced by the id created for it.
+ */
+const SAMPLES: Record<string, { create: Json; update?: Json }> = {
   test_cases: {
     create: { name: 'sample case', rank: 1, ownerId: OWNER, customFields: { component: 'api' } },
     update: { priority: 'HIGH' },
@@ -80,6 +83,7 @@ const SAMPLES: Record<string, { create: Json; update: Json }> = {
     create: { organizationId: '$organizations', userId: OWNER, notificationType: 'MENTION' },
     update: { inAppEnabled: false },
   },
+  links: { create: { testCaseId: '$test_cases', workItem: 'PROJ-7', origin: 'testcycle' } },
 };
 
 /** A JSON pointer segment (RFC 6901). */
@@ -231,12 +235,19 @@ beforeAll(async () => {
     });
     if (created.status !== 201) throw new Error(`${type}: ${JSON.stringify(created.body)}`);
     ids[type] = created.body.data.id;
+    if (!sample.update) continue;
     const updated = await record('PATCH', `/${type}/${ids[type]}`, {
       body: doc(type, sample.update, ids[type]),
       headers: created.etag ? { 'if-match': created.etag } : {},
     });
     etags[type] = updated.etag ?? '';
   }
+  // Requirement links (JSON:API 1.1 "Updating To-Many Relationships"): added, added again (no
+  // change), read through both sides, removed.
+  const linkage = `/test_cases/${ids.test_cases}/relationships/requirements`;
+  const member = { data: [{ type: 'requirements', id: ids.requirements, meta: { origin: 'x' } }] };
+  await record('POST', linkage, { body: member });
+  await record('POST', linkage, { body: member });
   ids.users = OWNER;
   ids.projects = PROJECT;
   ids.tokens = (await call(emu, 'GET', '/tokens')).body.data[0].id;
@@ -275,6 +286,9 @@ beforeAll(async () => {
       headers: { 'if-match': gone.etag! },
     });
   }
+  await record('DELETE', linkage, { body: member });
+  await record('POST', linkage, { body: { data: [{ type: 'test_cases', id: ids.test_cases }] } });
+  await record('DELETE', `/links/${ids.links}`);
   await record('DELETE', `/notifications/${ids.notifications}`);
   await record('DELETE', `/notification_preferences/${ids.notification_preferences}`);
   // Errors: every status docs/service-api.md section 7 names.
@@ -367,8 +381,11 @@ test('every operation: JSON:API bodies, parameters, ETag and If-Match, its error
   for (const [path, item] of Object.entries(paths))
     for (const [method, op] of Object.entries(item as Json)) {
       const write = method === 'post' || method === 'patch';
-      const createOrUpdate = write && !path.endsWith('/restore');
-      expect([path, method, 'requestBody' in op]).toEqual([path, method, createOrUpdate]);
+      // A linked relationship's POST and DELETE carry the members they add or remove.
+      const withBody =
+        (write && !path.endsWith('/restore')) || path.endsWith('/relationships/requirements');
+      const hasBody = method !== 'get' && withBody;
+      expect([path, method, 'requestBody' in op]).toEqual([path, method, hasBody]);
     }
 });
 

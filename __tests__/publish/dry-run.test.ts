@@ -7,9 +7,11 @@
  * can know of (docs/design.md "Dry run").
  */
 import type { RunningEmulator, Seed } from '../../src/emulator/index.js';
+import { publishTraced } from '../../src/job/index.js';
+import { silentLogger } from '../../src/shared/redact.js';
+import { coverageSettings, traceSettings } from '../../src/traceability/index.js';
 import {
   addQuarantine,
-  publish,
   publishSettings,
   settingsFrom,
   sync,
@@ -86,7 +88,40 @@ const FLIPPING = [
   ),
 ];
 
+/** Tests Suite.test{i} that name requirements: test i names DEMO-REQ{i % 3 + 1}, test 0 also an unknown one. */
+function traced(count: number, fail: (i: number) => boolean = () => false) {
+  return [
+    report(
+      Array.from({ length: count }, (_, i) =>
+        testOf('Suite', `test${i}`, fail(i) ? 'failed' : 'passed', {
+          properties: { requirements: `DEMO-REQ${(i % 3) + 1}${i === 0 ? ',DEMO-REQ99' : ''}` },
+        }),
+      ),
+    ),
+  ];
+}
+const REQUIREMENTS = {
+  requirements: ['Sign in', 'Sign out', 'Audit'].map((name) => ({ name, status: 'APPROVED' })),
+};
+const TRACE = { ...CI, trace: true };
+
 const ROWS: Row[] = [
+  {
+    name: 'trace: links added to known cases, an unknown key reported',
+    seed: space(10, REQUIREMENTS),
+    publish: { settings: TRACE, reports: traced(10) },
+  },
+  {
+    name: 'trace: a re-run with every link there',
+    seed: space(10, REQUIREMENTS),
+    before: [{ settings: TRACE, reports: traced(10) }],
+    publish: { settings: TRACE, reports: traced(10, (i) => i === 4) },
+  },
+  {
+    name: 'trace with create-missing-cases: the new cases linked too',
+    seed: space(6, REQUIREMENTS),
+    publish: { settings: { ...TRACE, 'create-missing-cases': true }, reports: traced(9) },
+  },
   {
     name: 'a new cycle, every case known',
     seed: space(20),
@@ -446,15 +481,16 @@ const ROWS: Row[] = [
   },
 ];
 
+/** As the publish job runs it: the pipeline, then --trace and the coverage thresholds (src/job). */
 async function publishOn(emu: RunningEmulator, run: Run, extra: Settings = {}) {
-  const settings = publishSettings(settingsFrom({ ...run.settings, ...extra }), {
-    TESTCYCLE_RUN_NUMBER: run.run ?? '1',
-  });
-  return publish(clientOf(emu), {
-    ...settings,
-    gate: { ...settings.gate, now: () => NOW },
-    reports: run.reports,
-  });
+  const src = settingsFrom({ ...run.settings, ...extra });
+  const settings = publishSettings(src, { TESTCYCLE_RUN_NUMBER: run.run ?? '1' });
+  return publishTraced(
+    clientOf(emu),
+    { ...settings, gate: { ...settings.gate, now: () => NOW }, reports: run.reports },
+    { trace: traceSettings(src), coverage: coverageSettings(src) },
+    { logger: silentLogger },
+  );
 }
 
 /** A Space with the row's seed and history, its request counts then set to zero. */

@@ -340,7 +340,7 @@ describe('a threshold is what the settings table marks as one (src/settings/tabl
   const gateOf = (values: Record<string, unknown>) =>
     gateSettings(settingsFrom({ 'cycle-name': 'Nightly {date}', ...values }));
 
-  test('the threshold rows are the six gate thresholds, in table order', () => {
+  test('the threshold rows are the eight gate thresholds, in table order', () => {
     expect(THRESHOLD_KEYS).toEqual([
       'min-pass-rate',
       'max-pass-rate-drop',
@@ -348,6 +348,8 @@ describe('a threshold is what the settings table marks as one (src/settings/tabl
       'max-blocked',
       'fail-on-not-executed',
       'max-new-failures',
+      'min-coverage',
+      'max-failing-requirements',
     ]);
   });
 

@@ -9,6 +9,7 @@ import { closestName, type CommandName, idleSettings } from '../settings/index.j
 import { VERSION } from '../shared/version.js';
 import { maskToken } from '../job/index.js';
 import type { CliIO, CommandContext } from './context.js';
+import { runCoverageCommand } from './coverage.js';
 import { runEmulatorCommand } from './emulator.js';
 import { EXIT_CODES, exitCodesHelp } from './exit-codes.js';
 import {
@@ -79,6 +80,11 @@ const COMMANDS: Record<CommandName, Command> = {
     summary:
       "keep the Space's automated test cases in step with the reports: create, rename, re-key, update steps and fields, archive the gone (--retire-missing)",
     run: runSyncCommand,
+  },
+  coverage: {
+    summary:
+      "requirement coverage of a cycle: each requirement's linked test cases and their results, PASSED / FAILED / NOT_RUN / UNCOVERED, with thresholds",
+    run: runCoverageCommand,
   },
   'quarantine add': {
     summary:

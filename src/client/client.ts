@@ -165,6 +165,8 @@ export interface RequestOptions {
   ifMatch?: string;
   /** Once aborted, the request is not sent if it is still waiting for its turn: InterruptedError. */
   signal?: AbortSignal;
+  /** Any JSON answer is taken, not only a JSON:API document (the server's /openapi.json). */
+  anyJson?: boolean;
 }
 
 /** For a caller's first request of a unit of work: abort before it is sent and nothing was done. */
@@ -184,6 +186,7 @@ interface PreparedRequest {
   repeatable: boolean;
   /** `GET /projects`: names the request in wait lines. */
   label: string;
+  anyJson?: boolean;
 }
 
 /**
@@ -306,6 +309,7 @@ export class ServiceClient {
       // harmless (the repeat gets 412); a plain POST never is (docs/design.md: the caller looks first).
       repeatable: isRepeatable(method, options.ifMatch !== undefined),
       label: `${method} ${shownPath.replace(/\?.*/s, '')}`,
+      anyJson: options.anyJson,
     };
   }
 
@@ -342,7 +346,7 @@ export class ServiceClient {
    * client cannot use: too large, not JSON:API).
    */
   private answerOf(
-    { method, shownPath }: PreparedRequest,
+    { method, shownPath, anyJson }: PreparedRequest,
     result: ScheduleResult<TransportResponse>,
   ): ApiResponse {
     if (result.kind === 'network') {
@@ -364,7 +368,10 @@ export class ServiceClient {
         `the answer (${res.status}) was over ${MAX_RESPONSE_BYTES / 1024 / 1024} MiB and was not read (the service's pages are far smaller); check the base URL and any proxy in between`,
       );
     const document = parseDocument(res.body);
-    if (res.status < 400 && res.body.trim() && !isJsonApi(res.headers['content-type'], document))
+    const usable = anyJson
+      ? document !== undefined && /[/+]json\b/i.test(res.headers['content-type'] ?? 'json')
+      : isJsonApi(res.headers['content-type'], document);
+    if (res.status < 400 && res.body.trim() && !usable)
       throw refuse(
         `the answer (${res.status}) is ${res.headers['content-type'] ? oneLine(res.headers['content-type']).slice(0, 80) : 'without a Content-Type'}, not a JSON:API document (${oneLine(res.body.slice(0, 60))}...): a proxy's login or error page? Check the base URL and any proxy in between`,
       );
@@ -415,6 +422,21 @@ export class ServiceClient {
       });
     }
     return toResource<'projects'>(first);
+  }
+
+  /**
+   * The server's description of itself (`GET /openapi.json`), or undefined where it serves none
+   * (404): read to find routes the service's own description does not show before anything is
+   * written through them, never to guess one (docs/design.md "Traceability").
+   */
+  async openApi(): Promise<Record<string, unknown> | undefined> {
+    try {
+      const res = await this.request('GET', '/openapi.json', { anyJson: true });
+      return res.document as Record<string, unknown> | undefined;
+    } catch (error) {
+      if (error instanceof ServiceError && error.status === 404) return undefined;
+      throw error;
+    }
   }
 
   /** One record by its id, with the ETag a write to it needs. */

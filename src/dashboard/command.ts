@@ -2,6 +2,7 @@
  * `testcycle report` and the action's `mode: report`: the settings the adapters read, and one
  * function that reads the series and renders it; the adapters only write files and outputs.
  */
+import type { Coverage } from '../schema/coverage.js';
 import type { ServiceClient } from '../client/index.js';
 import { ConfigError } from '../shared/errors.js';
 import type { SettingSource } from '../shared/setting-readers.js';
@@ -55,7 +56,12 @@ export interface BuiltReport {
 export async function buildReport(
   client: ServiceClient,
   settings: DashboardSettings,
-  options: { onPlan?: (plan: RequestPlan) => void; now?: Date } = {},
+  options: {
+    onPlan?: (plan: RequestPlan) => void;
+    now?: Date;
+    /** report --trace: the traceability matrix of the latest cycle, read by the caller. */
+    coverageOf?: (cycleId: string) => Promise<Coverage>;
+  } = {},
 ): Promise<BuiltReport> {
   const data = await readSeries(client, settings.spec, {
     last: settings.last,
@@ -68,7 +74,13 @@ export async function buildReport(
     title: `Test cycles: ${data.description}`,
     generatedAt: (options.now ?? new Date()).toISOString(),
   });
-  return { model, html: renderHtml(model), markdown: renderMarkdown(model) };
+  const latest = data.cycles.at(-1)?.cycle.id;
+  const coverage = latest && options.coverageOf ? await options.coverageOf(latest) : undefined;
+  return {
+    model,
+    html: renderHtml(model, coverage ? { coverage } : {}),
+    markdown: renderMarkdown(model, coverage ? { coverage } : {}),
+  };
 }
 
 /** One line for logs: what the report will cost, before the costly part. */

@@ -23,6 +23,7 @@ export { parseCaseFields, type CaseFieldMapping } from './case-fields.js';
 export { planSteps } from './steps.js';
 export type { Kept, KeptWhy } from './ownership.js';
 export {
+  declarationEvidence,
   RetireBoundError,
   type LikelyRename,
   type RetireCandidate,

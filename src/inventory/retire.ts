@@ -767,3 +767,32 @@ export function describeRetire(
 }
 
 const SHOWN = 10;
+
+/**
+ * Why this run cannot prove that a test no longer declares what its report leaves out, the
+ * evidence retirement asks before an archive (above): the run was whole, no run error touched the
+ * test's file or suite, and the test passed (a test that failed or was skipped may have stopped
+ * before it recorded what it declares). Undefined: the test ran in full. sync --trace removes a
+ * link on it (src/traceability/links.ts).
+ */
+export function declarationEvidence(
+  reports: readonly ParsedReport[],
+  automationKey: string,
+  workspace?: string,
+): (test: TestResult) => string | undefined {
+  const build = keyBuilder(automationKey, workspace);
+  const ws = new Workspace(build.workspace);
+  const facts = runFacts(reports, build, ws);
+  return (test) => {
+    if (facts.blocked.length) return `this run proves nothing gone: ${facts.blocked[0]!}`;
+    if (test.outcome !== 'passed')
+      return `the test ${test.outcome === 'skipped' ? 'did not run' : 'did not pass'} in this run`;
+    const file = test.file
+      ? Workspace.pathOf(workspacePath(test.file, build.workspace).path)
+      : undefined;
+    const error = facts.errors.find(
+      (e) => (file !== undefined && e.file === file) || (e.suite && test.suite.includes(e.suite)),
+    );
+    return error ? `a run error touched it: ${oneLine(error.message)}` : undefined;
+  };
+}

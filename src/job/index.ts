@@ -7,13 +7,16 @@ export { maskToken, runJob, type Job, type JobIO, type JobOutcome, type Prepared
 export {
   checkJob,
   closeCycleJob,
+  coverageJob,
   createCycleJob,
   gateJob,
   publishJob,
+  publishTraced,
   quarantineJob,
   reportJob,
   syncJob,
   type CheckOutcome,
+  type Traced,
   type PublishOutcome,
   type QuarantineOutcome,
   type ReportOutcome,
@@ -29,14 +32,16 @@ export {
   headline,
   MAX_SUMMARY_BYTES,
   quarantineNote,
-  renderSummary,
   type CreateCycleResult,
   type PublishResult,
 } from '../publish/index.js';
-export { describeSyncResult, renderSyncSummary, type SyncResult } from '../inventory/index.js';
+export { describeSyncResult, type SyncResult } from '../inventory/index.js';
 export { describeRuleChanges, triageLines } from '../triage/index.js';
 export { renderJson } from '../dashboard/index.js';
 export { referencesOf, traceOptions, type TestReferences } from '../traceability/index.js';
+export { describeCoverage, type CoverageResult } from '../traceability/index.js';
+export { coverageCsv, coverageMarkdown } from '../dashboard/index.js';
+export { renderSummary, renderSyncSummary } from './summary.js';
 export {
   addCounts,
   countTests,

@@ -37,6 +37,10 @@ export interface GateOptions extends TriageGateOptions {
   basis: 'executed' | 'all';
   /** Extra FiltrQL condition, e.g. testCase.priority = "CRITICAL". */
   filter?: string;
+  /** Fail below this share of PASSED requirements, in percent (min-coverage). */
+  minCoverage?: number;
+  /** Fail with more FAILED requirements than this (max-failing-requirements). */
+  maxFailingRequirements?: number;
 }
 
 /** The previous cycle of a series and its pass rate (same basis and filter). */
@@ -166,6 +170,19 @@ export const THRESHOLDS: { readonly [K in ThresholdKey]: Threshold } = {
             ],
           }
         : {},
+  }),
+  // Requirement coverage (docs/design.md "Traceability: coverage"): checked by the job layer once it
+  // has read the cycle's coverage, after the job's writes and links (src/job/jobs.ts,
+  // src/schema/coverage.ts); the pipeline's gate reads no coverage.
+  'min-coverage': threshold({
+    field: 'minCoverage',
+    read: (src, key) => numeric(src, key),
+    check: () => ({}),
+  }),
+  'max-failing-requirements': threshold({
+    field: 'maxFailingRequirements',
+    read: (src, key) => numeric(src, key),
+    check: () => ({}),
   }),
 };
 

@@ -39,10 +39,22 @@ export interface ToOneSpec {
   readonly via: string;
 }
 
-export interface ToManySpec {
-  readonly type: ResourceType;
-  /** The attribute of the related type that points back at this record. */
-  readonly foreignKey: string;
+/**
+ * A to-many relation: the records of `type` whose `foreignKey` points back at this record
+ * (testSteps of a case), or, with `inverse`, a many-to-many relation kept as links between records
+ * (a case's requirements): `inverse` names the relation of `type` that holds the same links seen
+ * from the other side, and the `writable` side takes POST and DELETE on its relationship route
+ * (JSON:API 1.1 "Updating To-Many Relationships"; docs/service-api.md 2.12).
+ */
+export type ToManySpec =
+  | { readonly type: ResourceType; readonly foreignKey: string }
+  | { readonly type: ResourceType; readonly inverse: string; readonly writable?: boolean };
+
+/** The relation kept as links (not by a foreign key), narrowed. */
+export type LinkedSpec = Extract<ToManySpec, { inverse: string }>;
+
+export function isLinked(spec: ToManySpec): spec is LinkedSpec {
+  return 'inverse' in spec;
 }
 
 export interface ResourceSpec {
@@ -78,6 +90,7 @@ export const RESOURCE_TYPES = [
   'test_collections',
   'test_campaigns',
   'service_custom_field',
+  'links',
 ] as const;
 
 /** One of RESOURCE_TYPES: a kind of record of the service (`test_cases`). */
@@ -292,6 +305,11 @@ export const RESOURCES = {
     toMany: {
       testSteps: { type: 'test_steps', foreignKey: 'testCaseId' },
       testCaseExecutions: { type: 'test_case_executions', foreignKey: 'testCaseId' },
+      // docs/service-api.md 2.12: the emulator's reading of the service's
+      // "traceability links" (2.11 gap), kept as JSON:API relationship linkage.
+      requirements: { type: 'requirements', inverse: 'testCases', writable: true },
+      // JSON:API reserves the member name `links`: the relation to the links resource is named apart.
+      workItemLinks: { type: 'links', foreignKey: 'testCaseId' },
     },
   },
   // Gap (2.4): folders are only the target of testCaseFolder.
@@ -380,6 +398,7 @@ export const RESOURCES = {
       ...stamps,
     },
     toOne: { project },
+    toMany: { testCases: { type: 'test_cases', inverse: 'requirements' } },
   },
   test_collections: {
     operations: CRUD,
@@ -422,6 +441,24 @@ export const RESOURCES = {
       fieldType: { kind: 'string' },
     },
   },
+  // Gap (2.11): "links between these and issue-tracker work items" are named, not shown. The
+  // emulator's assumption (docs/service-api.md 2.12, its work-item links): a link of a test case to a work
+  // item (a tracker's key or a URL), made once per pair and deleted, never edited; `origin` says
+  // which tool made it (a person's link has none).
+  links: {
+    operations: ['list', 'get', 'create', 'delete', 'aggregate'],
+    uniqueTogether: [['testCaseId', 'workItem']],
+    attributes: {
+      id,
+      projectId,
+      testCaseId: { kind: 'uuid', required: true, references: 'test_cases' },
+      workItem: { kind: 'string', required: true },
+      origin: { kind: 'string', nullable: true },
+      createdBy: { kind: 'uuid', nullable: true, serverSet: true },
+      ...stamps,
+    },
+    toOne: { testCase: { type: 'test_cases', via: 'testCaseId' }, project },
+  },
 } as const satisfies Record<ResourceType, ResourceSpec>;
 
 export function resourceSpec(type: ResourceType): ResourceSpec {
@@ -430,6 +467,21 @@ export function resourceSpec(type: ResourceType): ResourceSpec {
 
 export function isResourceType(value: string): value is ResourceType {
   return (RESOURCE_TYPES as readonly string[]).includes(value);
+}
+
+/**
+ * The links a linked to-many relation reads, named by its writable side (`test_cases.requirements`):
+ * the same links serve both sides, `forward` from the writable side, backward from the other.
+ */
+export function linkTableOf(
+  type: ResourceType,
+  relation: string,
+): { table: string; forward: boolean } {
+  const rel = resourceSpec(type).toMany?.[relation];
+  if (!rel || !isLinked(rel)) throw new Error(`${type}.${relation} is no linked relation`);
+  return rel.writable
+    ? { table: `${type}.${relation}`, forward: true }
+    : { table: `${rel.type}.${rel.inverse}`, forward: false };
 }
 
 /** Types whose PATCH and DELETE need If-Match. */

@@ -28,6 +28,7 @@ import { DEFAULT_RATE_LIMIT, formatRateLimit, RATE_WINDOW_MODES } from '../share
 import type { Words } from '../shared/errors.js';
 import { listSetting, settingReaders, type SettingSource } from '../shared/setting-readers.js';
 import { SYNC_SETTINGS } from './sync.js';
+import { TRACE_SETTINGS } from './trace.js';
 
 /** The action's `mode` values. */
 export const MODES = [
@@ -57,6 +58,7 @@ export type CommandName =
   | 'emulator'
   | 'report'
   | 'sync'
+  | 'coverage'
   | QuarantineCommand;
 
 /** `testcycle quarantine add|remove|list` (src/cli/quarantine.ts). */
@@ -156,11 +158,12 @@ const SERVICE: readonly CommandName[] = [
   'check',
   'report',
   'sync',
+  'coverage',
   ...QUARANTINE_COMMANDS,
 ];
 const GATE_MODES: readonly Mode[] = ['publish', 'gate'];
 const GATE_COMMANDS: readonly CommandName[] = ['publish', 'gate'];
-const CYCLE_TARGET: readonly CommandName[] = ['publish', 'gate', 'cycle close'];
+const CYCLE_TARGET: readonly CommandName[] = ['publish', 'gate', 'cycle close', 'coverage'];
 /** A need that holds where publish reads the setting (other commands read it for themselves). */
 const IN_PUBLISH = { commands: ['publish'], modes: ['publish'] } as const;
 /** The extensions the discovery code reads (src/parsers/discover.ts), in words: `.xml, ... and .trx`. */
@@ -244,6 +247,8 @@ export const SETTINGS = {
         'Key of an existing cycle to publish into (e.g. DEMO-R12). Use this or --cycle-name.',
       gate: 'Key of the cycle to gate (e.g. DEMO-R12). Use this or --cycle-name.',
       'cycle close': 'Key of the cycle to set to DONE (e.g. DEMO-R12). Use this or --cycle-name.',
+      coverage:
+        'Key of the cycle whose results cover the requirements (e.g. DEMO-R12). Use this or --cycle-name.',
     },
   },
   'cycle-name': {
@@ -259,6 +264,7 @@ export const SETTINGS = {
       'cycle create': `Name of the cycle; found, or created. ${CYCLE_NAME_PLACEHOLDERS}`,
       gate: `Name of the cycle to gate; it must exist. ${CYCLE_NAME_PLACEHOLDERS}`,
       'cycle close': `Name of the cycle to set to DONE; it must exist. ${CYCLE_NAME_PLACEHOLDERS}`,
+      coverage: `Name of the cycle whose results cover the requirements; it must exist. ${CYCLE_NAME_PLACEHOLDERS}`,
     },
   },
   'create-cycle': {
@@ -347,6 +353,9 @@ export const SETTINGS = {
     commands: ['parse', 'publish', 'sync'],
     description:
       "Traceability: regular expression of a requirement key in a test's name (runners without metadata: jest, vitest, mocha, go) and in a bare tag (@REQ-12); its first group, if it has one, is the key. Values marked by requirement-names are taken whole. Default: REQ-12, REQ12 or PROJ-REQ12, not inside a longer word.",
+    needs: [
+      { anyOf: ['trace'], in: { commands: ['publish', 'sync'], modes: ['publish', 'sync'] } },
+    ],
   },
   'requirement-names': {
     type: 'string',
@@ -356,6 +365,9 @@ export const SETTINGS = {
     commands: ['parse', 'publish', 'sync'],
     description:
       'Traceability: the names that mark a requirement, comma-separated, compared without case, - or _: a property (JUnit, pytest record_property, NUnit, xUnit.net trait, TRX, TestNG attribute, CTRF extra) whose value is one key or a comma list, a tag @NAME:KEY, a Playwright annotation type, an Allure label or link type.',
+    needs: [
+      { anyOf: ['trace'], in: { commands: ['publish', 'sync'], modes: ['publish', 'sync'] } },
+    ],
   },
   'work-item-pattern': {
     type: 'string',
@@ -364,6 +376,9 @@ export const SETTINGS = {
     commands: ['parse', 'publish', 'sync'],
     description:
       "Traceability: regular expression of a work item key (your tracker's, e.g. PROJ-[0-9]+) in a test's name and in a bare tag; its first group, if it has one, is the key. Default: none, so that names such as UTF-8 or ISO-8601 are never read as work items; values marked by work-item-names are read without it.",
+    needs: [
+      { anyOf: ['trace'], in: { commands: ['publish', 'sync'], modes: ['publish', 'sync'] } },
+    ],
   },
   'work-item-names': {
     type: 'string',
@@ -373,6 +388,9 @@ export const SETTINGS = {
     commands: ['parse', 'publish', 'sync'],
     description:
       'Traceability: the names that mark a work item (a tracker key or a URL), as requirement-names does for requirements: a property, a tag @NAME:KEY, a Playwright annotation type (issue), an Allure label or link type (issue), MSTest [WorkItem] (workitem).',
+    needs: [
+      { anyOf: ['trace'], in: { commands: ['publish', 'sync'], modes: ['publish', 'sync'] } },
+    ],
   },
   'on-key-collision': {
     type: 'choice',
@@ -865,6 +883,7 @@ export const SETTINGS = {
       'check',
       'report',
       'sync',
+      'coverage',
       ...QUARANTINE_COMMANDS,
     ],
     description: 'Print one JSON object on stdout.',
@@ -929,6 +948,7 @@ export const SETTINGS = {
       'The emulator: injected faults, e.g. 429=0.1,5xx=0.05,reset=0.02,latency=5-50,etag-bump=0.1,seed=42.',
   },
   ...SYNC_SETTINGS,
+  ...TRACE_SETTINGS,
 } as const satisfies Record<string, Setting>;
 
 export function settingOf(key: string): Setting | undefined {

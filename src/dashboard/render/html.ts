@@ -6,6 +6,7 @@
  * Size: the charts grow with the cycles (a few hundred bytes each); the per-test tables are top-N
  * lists (analyze's `top`) with a "N more" line, so 100 cycles of 10,000 tests stay well under 2 MB.
  */
+import type { Coverage } from '../../schema/coverage.js';
 import { dropText, html, shorten } from './escape.js';
 import {
   type DashboardCycle,
@@ -247,6 +248,35 @@ export interface LiveRequest {
 export interface HtmlOptions {
   /** The emulator's live page: reload every few seconds, and show the latest requests. */
   live?: { refreshSeconds: number; requests: LiveRequest[] };
+  /** The traceability matrix of the latest cycle (docs/design.md "Traceability: coverage"). */
+  coverage?: Coverage;
+}
+
+/** Rows of the matrix a page shows; the rest are counted (coverage --json lists them all). */
+export const MATRIX_ROWS = 500;
+
+function coverageSection(c: Coverage): string {
+  const t = c.totals;
+  const rows = c.requirements
+    .slice(0, MATRIX_ROWS)
+    .map(
+      (r) =>
+        `<tr data-requirement="${html(r.key)}" data-status="${r.status}"><td>${html(r.key)}</td><td>${html(r.name)}</td><td>${r.status}</td><td>${
+          r.cases.length
+            ? r.cases
+                .map((k) => `${cell(k.result, k.key)}<span class="key">${html(k.key)}</span>`)
+                .join(' ')
+            : '<span class="empty">none linked</span>'
+        }</td></tr>`,
+    )
+    .join('');
+  const rest = c.requirements.length - MATRIX_ROWS;
+  return `<section id="coverage"><h2>Requirement coverage (latest cycle)</h2>
+<p class="meta">${t.passed} of ${t.requirements} PASSED${t.coverage === null ? '' : ` (${t.coverage}%)`} · ${t.failed} FAILED · ${t.notRun} NOT_RUN · ${t.uncovered} UNCOVERED</p>${
+    c.requirements.length
+      ? `<table><thead><tr><th>Requirement</th><th>Name</th><th>Status</th><th>Test cases</th></tr></thead><tbody>${rows}</tbody></table>${rest > 0 ? `<p class="more">… and ${rest} more requirements (coverage --json lists them all).</p>` : ''}`
+      : '<p class="empty">No requirement in scope.</p>'
+  }</section>`;
 }
 
 function requestsSection(requests: LiveRequest[]): string {
@@ -279,6 +309,7 @@ export function renderHtml(model: DashboardModel, options: HtmlOptions = {}): st
         trendChart(model),
         barsChart(model),
         latestSection(model),
+        options.coverage ? coverageSection(options.coverage) : '',
         changesSection('newly-failing', 'Newly failing', model.newlyFailing, previous),
         changesSection('newly-fixed', 'Newly fixed', model.newlyFixed, previous),
         flakySection(model),

@@ -9,6 +9,7 @@ import type { DashboardModel } from './model.js';
 export { analyze, DEFAULT_TOP, DEFAULT_MIN_FLIPS, type AnalyzeOptions } from './analyze.js';
 export { renderHtml, CONTENT_SECURITY_POLICY, type LiveRequest } from './html.js';
 export { renderMarkdown, sparkline, MARKDOWN_CYCLE_ROWS } from './markdown.js';
+export { coverageCsv, coverageMarkdown, MAX_MATRIX_ROWS } from './matrix.js';
 export type * from './model.js';
 export { RESULT_STYLES } from './model.js';
 

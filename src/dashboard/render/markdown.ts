@@ -4,6 +4,8 @@
  * Names are escaped as the publish summary escapes them (HTML-escaped, Markdown syntax neutralised,
  * one line), so no name becomes Markdown structure; lists are top-N with a "N more" line.
  */
+import type { Coverage } from '../../schema/coverage.js';
+import { coverageMarkdown } from './matrix.js';
 import { markdownCell } from '../../shared/markdown.js';
 import { dropText, shorten } from './escape.js';
 import {
@@ -71,9 +73,12 @@ function changes(title: string, list: TopList<TestChange> | null): string[] {
 
 /**
  * The dashboard as Markdown, for a job summary or a pull-request comment: every text from the
- * service in a cell.
+ * service in a cell; the traceability matrix of the latest cycle at its end when given.
  */
-export function renderMarkdown(model: DashboardModel): string {
+export function renderMarkdown(
+  model: DashboardModel,
+  options: { coverage?: Coverage } = {},
+): string {
   const lines = [`## ${md(model.title)}`, ''];
   if (!model.cycles.length)
     return [...lines, `No cycle matches the series (${md(model.series)}).`, ''].join('\n');
@@ -122,6 +127,7 @@ export function renderMarkdown(model: DashboardModel): string {
     else lines.push('None.');
     lines.push('');
   }
+  if (options.coverage) lines.push(coverageMarkdown(options.coverage));
   if (model.omitted.length)
     lines.push('**Left out**', '', ...model.omitted.map((o) => `- ${md(o)}`), '');
   const r = model.requests;

@@ -4,7 +4,12 @@
  * Links are absolute, built from the request's origin, as most JSON:API servers send them.
  * Compound documents: the `included` records of include=... .
  */
-import { isResourceType, resourceSpec, type ResourceType } from '../../schema/resources.js';
+import {
+  isLinked,
+  isResourceType,
+  resourceSpec,
+  type ResourceType,
+} from '../../schema/resources.js';
 import { ApiError } from '../model/errors.js';
 import { own } from '../model/own.js';
 import { MAX_INCLUDE_DEPTH } from './query.js';
@@ -16,6 +21,8 @@ export type Fieldsets = Map<ResourceType, Set<string>>;
 export interface Linkage {
   type: string;
   id: string;
+  /** What the client that made a link sent with it (JSON:API 1.1 resource identifier `meta`). */
+  meta?: Record<string, unknown>;
 }
 
 export interface ResourceObject extends Linkage {
@@ -26,7 +33,7 @@ export interface ResourceObject extends Linkage {
 
 export interface RelationshipObject {
   links: { self?: string; related: string };
-  data?: Linkage | null;
+  data?: Linkage | Linkage[] | null;
 }
 
 /** The member names fields[<type>] accepts: attributes and relations (a relation is a field). */
@@ -74,6 +81,9 @@ export function parseFieldsets(query: URLSearchParams): Fieldsets {
 /** The record a to-one relation points at, if it exists. */
 export type Resolve = (type: ResourceType, id: string) => StoredRecord | undefined;
 
+/** The linkage of a linked to-many relation of a record (its links to live records). */
+export type LinkageOf = (record: StoredRecord, relation: string) => Linkage[];
+
 export function toOneLinkage(
   record: StoredRecord,
   relation: string,
@@ -103,6 +113,7 @@ export function resourceObject(
   record: StoredRecord,
   base: string,
   resolve: Resolve,
+  linkage: LinkageOf,
   fields?: Fieldsets,
 ): ResourceObject {
   const spec = resourceSpec(record.type);
@@ -119,11 +130,13 @@ export function resourceObject(
       data: toOneLinkage(record, name, resolve),
     };
   }
-  for (const name of Object.keys(spec.toMany ?? {})) {
-    if (keep(name))
-      relationships[name] = {
-        links: { related: `${selfLink(base, record.type, record.id)}/${name}` },
-      };
+  for (const [name, rel] of Object.entries(spec.toMany ?? {})) {
+    if (!keep(name)) continue;
+    // A linked relation carries its linkage (JSON:API "resource linkage"), so that a list of
+    // records tells their links without a request per record; a foreign-key one has its route.
+    relationships[name] = isLinked(rel)
+      ? { links: relationshipLinks(base, record, name), data: linkage(record, name) }
+      : { links: { related: `${selfLink(base, record.type, record.id)}/${name}` } };
   }
   return {
     type: record.type,
@@ -145,6 +158,7 @@ export function included(
   records: StoredRecord[],
   text: string | null,
   resolve: Resolve,
+  linkage: LinkageOf,
   base: string,
   fields: Fieldsets,
 ): ResourceObject[] | undefined {
@@ -191,5 +205,5 @@ export function included(
       currentType = rel.type;
     }
   }
-  return [...seen.values()].map((r) => resourceObject(r, base, resolve, fields));
+  return [...seen.values()].map((r) => resourceObject(r, base, resolve, linkage, fields));
 }

@@ -3,7 +3,7 @@
  * type. Each concern has its own file (query parameters, paging, aggregates, validation, per-type
  * rules, serialization, seeding); this one puts them in order. HTTP concerns stay in server.ts.
  */
-import { resourceSpec, type ResourceType } from '../../schema/resources.js';
+import { isLinked, linkTableOf, resourceSpec, type ResourceType } from '../../schema/resources.js';
 import { aggregate } from './aggregate.js';
 import { ApiError, MESSAGES } from '../model/errors.js';
 import type { FilterEnv } from '../filtrql/evaluator.js';
@@ -16,6 +16,8 @@ import { type Kept, seedPreferences, seedRecords, seedSpace } from './seeding.js
 import {
   type Fieldsets,
   included,
+  type Linkage,
+  type LinkageOf,
   parseFieldsets,
   relationshipLinks,
   type Resolve,
@@ -29,6 +31,7 @@ import {
   checkReferences,
   checkUnique,
   readDocument,
+  readLinkage,
   validateAttributes,
 } from './validation.js';
 
@@ -99,10 +102,18 @@ export class EmulatorService {
       case 'list':
         return this.list(type, req, this.store.all(type));
       case 'related': {
-        this.mustFind(type, req.id!);
+        const record = this.mustFind(type, req.id!);
         const rel = resourceSpec(type).toMany![route.relation!]!;
-        return this.list(rel.type, req, this.store.byForeignKey(rel.type, rel.foreignKey, req.id!));
+        const source = isLinked(rel)
+          ? this.linkedRecords(record, route.relation!).map((l) => l.record)
+          : this.store.byForeignKey(rel.type, rel.foreignKey, req.id!);
+        return this.list(rel.type, req, source);
       }
+      case 'linkage':
+        return this.linkage(type, req);
+      case 'link':
+      case 'unlink':
+        return this.changeLinks(type, req);
       case 'relatedToOne':
       case 'relationship':
         return this.toOne(type, req);
@@ -140,6 +151,10 @@ export class EmulatorService {
       membersOf: (role) => [...this.userRoles].filter(([, r]) => r === role).map(([id]) => id),
       lookup: (type, id) => this.store.get(type, id),
       children: (type, fk, id) => this.store.byForeignKey(type, fk, id),
+      linked: (type, relation, id) => {
+        const record = this.store.get(type, id);
+        return record ? this.linkedRecords(record, relation).map((l) => l.record) : [];
+      },
       customFields: (type) => this.customFields(type),
     };
   }
@@ -208,7 +223,42 @@ export class EmulatorService {
     };
   }
 
+  /** GET /{type}/{id}/relationships/{rel} of a linked relation: its linkage, each link's meta. */
+  private linkage(type: ResourceType, req: ServiceRequest): ServiceResponse {
+    checkParams(req.query, [], type);
+    const record = this.mustFind(type, req.id!);
+    return { status: 200, body: this.linkageDocument(record, req) };
+  }
+
+  private linkageDocument(record: StoredRecord, req: ServiceRequest) {
+    const relation = req.route.relation!;
+    return {
+      links: relationshipLinks(req.base, record, relation),
+      data: this.linkageOf(record, relation),
+    };
+  }
+
   // ---------- writes ----------
+
+  /**
+   * POST and DELETE on a linked relationship route (JSON:API 1.1 "Updating To-Many
+   * Relationships"): adding a member that is there, or removing one that is not, changes nothing;
+   * the answer is the relation's linkage. Links are no attribute: the records' ETags stay, and no
+   * If-Match is asked for (adds and removes of named members cannot lose another writer's change).
+   */
+  private changeLinks(type: ResourceType, req: ServiceRequest): ServiceResponse {
+    checkParams(req.query, [], type);
+    const relation = req.route.relation!;
+    const record = this.mustFind(type, req.id!);
+    const rel = resourceSpec(type).toMany![relation]!;
+    const members = readLinkage(this.store, rel.type, req.body);
+    const { table } = linkTableOf(type, relation);
+    for (const m of members) {
+      if (req.route.kind === 'link') this.store.link(table, record.id, m.id, m.meta);
+      else this.store.unlink(table, record.id, m.id);
+    }
+    return { status: 200, body: this.linkageDocument(record, req) };
+  }
 
   private create(type: ResourceType, req: ServiceRequest): ServiceResponse {
     checkParams(req.query, [], type);
@@ -334,16 +384,48 @@ export class EmulatorService {
   /** The record a to-one relation names, if it exists (for linkage). */
   private readonly resolve: Resolve = (type, id) => this.store.get(type, id);
 
+  /** The live records a linked relation of `record` reaches, in the order they were stored. */
+  linkedRecords(
+    record: StoredRecord,
+    relation: string,
+  ): { record: StoredRecord; meta?: Record<string, unknown> }[] {
+    const rel = resourceSpec(record.type).toMany![relation]!;
+    const { table, forward } = linkTableOf(record.type, relation);
+    const softDelete = resourceSpec(rel.type).softDelete === true;
+    const out: { record: StoredRecord; meta?: Record<string, unknown> }[] = [];
+    for (const link of this.store.linked(table, record.id, forward)) {
+      const target = this.store.get(rel.type, link.id);
+      if (!target || (softDelete && target.attributes.deletedAt != null)) continue;
+      out.push({ record: target, ...(link.meta ? { meta: link.meta } : {}) });
+    }
+    return out.sort((a, b) => a.record.seq - b.record.seq);
+  }
+
+  private readonly linkageOf: LinkageOf = (record, relation): Linkage[] =>
+    this.linkedRecords(record, relation).map(({ record: r, meta }) => ({
+      type: r.type,
+      id: r.id,
+      ...(meta ? { meta } : {}),
+    }));
+
   private included(
     type: ResourceType,
     records: StoredRecord[],
     req: ServiceRequest,
     fields: Fieldsets,
   ): ResourceObject[] | undefined {
-    return included(type, records, req.query.get('include'), this.resolve, req.base, fields);
+    return included(
+      type,
+      records,
+      req.query.get('include'),
+      this.resolve,
+      this.linkageOf,
+      req.base,
+      fields,
+    );
   }
 
   serialize(record: StoredRecord, base: string, fields?: Fieldsets): ResourceObject {
-    return resourceObject(record, base, this.resolve, fields);
+    return resourceObject(record, base, this.resolve, this.linkageOf, fields);
   }
 }

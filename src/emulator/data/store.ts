@@ -5,7 +5,12 @@
  * Space of 1,000 or 100,000 records.
  */
 import { randomUUID } from 'node:crypto';
-import { RESOURCE_TYPES, resourceSpec, type ResourceType } from '../../schema/resources.js';
+import {
+  isLinked,
+  RESOURCE_TYPES,
+  resourceSpec,
+  type ResourceType,
+} from '../../schema/resources.js';
 
 export interface StoredRecord {
   type: ResourceType;
@@ -37,7 +42,7 @@ function foreignKeysOf(type: ResourceType): string[] {
   const keys = new Set<string>();
   for (const other of RESOURCE_TYPES) {
     for (const rel of Object.values(resourceSpec(other).toMany ?? {})) {
-      if (rel.type === type) keys.add(rel.foreignKey);
+      if (rel.type === type && !isLinked(rel)) keys.add(rel.foreignKey);
     }
   }
   return [...keys];
@@ -56,8 +61,24 @@ function valuesKey(attributes: Record<string, unknown>, names: readonly string[]
   return JSON.stringify(names.map((n) => attributes[n] ?? null));
 }
 
+/** One link of a linked relation, with the `meta` of the identifier that made it (JSON:API 1.1). */
+export interface Link {
+  id: string;
+  meta?: Record<string, unknown>;
+}
+
+/**
+ * The links of one linked relation (src/schema/resources.ts `linkTableOf`), both ways, each set in
+ * the order its links were made: a pair is linked once, whoever adds it again.
+ */
+class LinkTable {
+  readonly forward = new Map<string, Map<string, Link>>();
+  readonly backward = new Map<string, Map<string, Link>>();
+}
+
 export class Store {
   private readonly tables = new Map<ResourceType, Table>();
+  private readonly links = new Map<string, LinkTable>();
   private seq = 0;
   private etagCounter = 0;
 
@@ -210,6 +231,37 @@ export class Store {
     const entry = this.table(type).byValues.get(attributes.join(','));
     if (!entry) throw new Error(`no unique index on ${type}(${attributes.join(', ')})`);
     return entry.index.get(valuesKey(values, attributes)) ?? [];
+  }
+
+  private linkTable(table: string): LinkTable {
+    let t = this.links.get(table);
+    if (!t) this.links.set(table, (t = new LinkTable()));
+    return t;
+  }
+
+  /** Links `from` (the writable side) to `to`; false when they were linked already (kept as made). */
+  link(table: string, from: string, to: string, meta?: Record<string, unknown>): boolean {
+    const t = this.linkTable(table);
+    const targets = t.forward.get(from) ?? new Map<string, Link>();
+    if (targets.has(to)) return false;
+    t.forward.set(from, targets.set(to, { id: to, ...(meta ? { meta } : {}) }));
+    const sources = t.backward.get(to) ?? new Map<string, Link>();
+    t.backward.set(to, sources.set(from, { id: from, ...(meta ? { meta } : {}) }));
+    return true;
+  }
+
+  /** Removes the link; false when there was none. */
+  unlink(table: string, from: string, to: string): boolean {
+    const t = this.linkTable(table);
+    if (!t.forward.get(from)?.delete(to)) return false;
+    t.backward.get(to)?.delete(from);
+    return true;
+  }
+
+  /** The links of `id`, from the writable side (`forward`) or the other, in the order made. */
+  linked(table: string, id: string, forward: boolean): Link[] {
+    const t = this.linkTable(table);
+    return [...((forward ? t.forward : t.backward).get(id)?.values() ?? [])];
   }
 
   /** The highest rank stored for the type so far (0 when none). */

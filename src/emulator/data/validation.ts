@@ -221,3 +221,51 @@ function checkValue(name: string, value: unknown, attr: AttrSpec, pointer: strin
 }
 
 // ---------- sorting and cursors ----------
+
+/**
+ * The body of POST and DELETE on a linked relationship route (JSON:API 1.1 "Updating To-Many
+ * Relationships"): `{data: [{type, id, meta?}]}`, every member of `type` and a live record of the
+ * Space; checked whole before any link changes. An empty list changes nothing.
+ */
+export function readLinkage(
+  store: Store,
+  type: ResourceType,
+  body: unknown,
+): { id: string; meta?: Record<string, unknown> }[] {
+  const data = (body as { data?: unknown } | undefined)?.data;
+  if (!Array.isArray(data))
+    throw new ApiError(
+      422,
+      'INVALID_DOCUMENT',
+      `The body must be {"data": [{"type": "${type}", "id": ...}]}: a list of resource identifiers.`,
+      { pointer: '/data' },
+    );
+  return data.map((item: unknown, i) => {
+    const pointer = `/data/${i}`;
+    const member = item as { type?: unknown; id?: unknown; meta?: unknown } | null;
+    if (!member || typeof member !== 'object' || Array.isArray(member))
+      throw new ApiError(422, 'INVALID_DOCUMENT', 'Each member is {"type", "id"}.', { pointer });
+    if (member.type !== type)
+      throw new ApiError(409, 'TYPE_MISMATCH', `type must be "${type}" on this relationship.`, {
+        pointer: `${pointer}/type`,
+      });
+    if (typeof member.id !== 'string' || !member.id)
+      throw new ApiError(422, 'INVALID_DOCUMENT', 'id must be a string.', {
+        pointer: `${pointer}/id`,
+      });
+    const meta = member.meta;
+    if (meta !== undefined && (!meta || typeof meta !== 'object' || Array.isArray(meta)))
+      throw new ApiError(422, 'INVALID_DOCUMENT', 'meta must be an object.', {
+        pointer: `${pointer}/meta`,
+      });
+    const target = store.get(type, member.id);
+    if (!target || (resourceSpec(type).softDelete && target.attributes.deletedAt != null))
+      throw new ApiError(
+        409,
+        'MISSING_REFERENCE',
+        `No ${type} record with id ${member.id} in this Space to link.`,
+        { pointer: `${pointer}/id` },
+      );
+    return { id: member.id, ...(meta ? { meta: meta as Record<string, unknown> } : {}) };
+  });
+}

@@ -3,7 +3,12 @@
  * errors listing the valid ones, never a silent match) and values are folded to constants, so
  * evaluating a record is a few closure calls.
  */
-import { type AttrSpec, resourceSpec, type ResourceType } from '../../schema/resources.js';
+import {
+  type AttrSpec,
+  isLinked,
+  resourceSpec,
+  type ResourceType,
+} from '../../schema/resources.js';
 import type { Expr, Span, ValueNode } from './ast.js';
 import { parseFilter } from './parser.js';
 import { own } from '../model/own.js';
@@ -23,6 +28,8 @@ export interface FilterEnv {
   lookup(type: ResourceType, id: string): FilterRecord | undefined;
   /** The records of a to-many relation of `record`. */
   children(type: ResourceType, foreignKey: string, id: string): Iterable<FilterRecord>;
+  /** The live records a linked to-many relation of the record `id` of `type` reaches. */
+  linked(type: ResourceType, relation: string, id: string): Iterable<FilterRecord>;
   /** Custom field names defined for a type. */
   customFields(type: ResourceType): string[];
 }
@@ -110,13 +117,15 @@ function compile(expr: Expr, type: ResourceType, env: FilterEnv): Predicate {
       }
       const inner = compile(expr.condition, relation.type, env);
       const childType = relation.type;
-      const foreignKey = relation.foreignKey;
       const childSpec = resourceSpec(childType);
       const live = (r: FilterRecord) => !childSpec.softDelete || r.attributes.deletedAt == null;
+      const children = isLinked(relation)
+        ? (rec: FilterRecord) => env.linked(type, name, rec.id)
+        : (rec: FilterRecord) => env.children(childType, relation.foreignKey, rec.id);
       return (rec) => {
         let any = false;
         let all = true;
-        for (const child of env.children(childType, foreignKey, rec.id)) {
+        for (const child of children(rec)) {
           if (!live(child)) continue;
           if (inner(child)) any = true;
           else all = false;

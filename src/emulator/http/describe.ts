@@ -1,6 +1,7 @@
 /** Descriptions generated from the tables, never written by hand: /openapi.json and /filter-reference. */
 import {
   type AttrSpec,
+  isLinked,
   RESOURCES,
   resourceSpec,
   type ResourceType,
@@ -124,6 +125,9 @@ function queryParameters(kind: RouteKind): string[] {
     case 'delete':
     case 'restore':
     case 'relationship':
+    case 'linkage':
+    case 'link':
+    case 'unlink':
     case 'openapi':
     case 'filterReference':
       return [];
@@ -154,7 +158,7 @@ function errorStatuses(route: Route): number[] {
   if (service) statuses.push(400);
   if (route.pattern.includes(':id')) statuses.push(404);
   if (route.write) statuses.push(400, 413, 415);
-  if (route.kind === 'create' || route.kind === 'update') statuses.push(409, 422);
+  if (['create', 'update', 'link', 'unlink'].includes(route.kind)) statuses.push(409, 422);
   if (route.kind === 'restore') statuses.push(409);
   const locked = route.type && resourceSpec(route.type).versionLocked;
   if (locked && ['update', 'delete', 'restore'].includes(route.kind)) statuses.push(412, 428);
@@ -189,9 +193,30 @@ class Schemas {
     return ref(name);
   }
 
+  /** A resource identifier; `meta` is what the client that made a link sent with it (JSON:API 1.1). */
   linkage(type: ResourceType) {
     return this.use(`${type}.linkage`, () =>
-      closed({ type: { const: type }, id: { type: 'string' } }, ['type', 'id']),
+      closed({ type: { const: type }, id: { type: 'string' }, meta: { type: 'object' } }, [
+        'type',
+        'id',
+      ]),
+    );
+  }
+
+  /** The linkage document of a linked relation: GET, and the answer to POST and DELETE. */
+  linkageDocument(target: ResourceType) {
+    return this.use(`${target}.linkageList`, () =>
+      closed(
+        { links: this.relationshipLinks(), data: { type: 'array', items: this.linkage(target) } },
+        ['links', 'data'],
+      ),
+    );
+  }
+
+  /** The body of POST and DELETE on a linked relationship route. */
+  linkageRequest(target: ResourceType) {
+    return this.use(`${target}.linkageRequest`, () =>
+      closed({ data: { type: 'array', items: this.linkage(target) } }, ['data']),
     );
   }
 
@@ -210,8 +235,16 @@ class Schemas {
           { links: this.relationshipLinks(), data: nullable(this.linkage(rel.type)) },
           ['links', 'data'],
         );
-      for (const name of Object.keys(spec.toMany ?? {}))
-        relationships[name] = closed({ links: closed({ related: uri }, ['related']) }, ['links']);
+      for (const [name, rel] of Object.entries(spec.toMany ?? {}))
+        relationships[name] = isLinked(rel)
+          ? closed(
+              {
+                links: this.relationshipLinks(),
+                data: { type: 'array', items: this.linkage(rel.type) },
+              },
+              ['links', 'data'],
+            )
+          : closed({ links: closed({ related: uri }, ['related']) }, ['links']);
       return closed(
         {
           type: { const: type },
@@ -416,6 +449,14 @@ function success(
         etag: false,
       };
     }
+    case 'linkage':
+    case 'link':
+    case 'unlink':
+      return {
+        status: '200',
+        schema: s.linkageDocument(spec.toMany![route.relation!]!.type),
+        etag: false,
+      };
     case 'relatedToOne': {
       const target = spec.toOne![route.relation!]!.type;
       return {
@@ -481,6 +522,11 @@ function operation(route: Route, s: Schemas): Record<string, unknown> {
     op.requestBody = {
       required: true,
       content: jsonApi(s.writeRequest(route.type, route.kind)),
+    };
+  if (route.type && (route.kind === 'link' || route.kind === 'unlink'))
+    op.requestBody = {
+      required: true,
+      content: jsonApi(s.linkageRequest(resourceSpec(route.type).toMany![route.relation!]!.type)),
     };
   const responses: Record<string, unknown> = {};
   if (route.kind === 'openapi') {

@@ -15,6 +15,8 @@ import {
   type TestInfo,
 } from '../../dashboard/render/index.js';
 import { countsFrom } from '../../schema/counts.js';
+import { type Coverage, requirementCoverage, totalsOf } from '../../schema/coverage.js';
+import { linkTableOf } from '../../schema/resources.js';
 import { DEFAULT_LAST } from '../../shared/defaults.js';
 import type { ExecutionResult } from '../../schema/resources.js';
 import type { Store } from '../data/store.js';
@@ -157,14 +159,51 @@ export function storeSeries(store: Store, last = DEFAULT_LAST): SeriesData {
   };
 }
 
+/**
+ * The traceability matrix of a cycle from the store (the rule of src/schema/coverage.ts): every
+ * live requirement not ARCHIVED, its live linked cases, their results in the cycle.
+ */
+export function storeCoverage(store: Store, cycleId: string): Coverage {
+  const results = new Map<string, ExecutionResult>();
+  for (const e of store.byForeignKey('test_case_executions', 'testCycleId', cycleId))
+    results.set(String(e.attributes.testCaseId), e.attributes.result as ExecutionResult);
+  const { table, forward } = linkTableOf('requirements', 'testCases');
+  const requirements = [...store.all('requirements')]
+    .filter((r) => r.attributes.deletedAt == null && r.attributes.status !== 'ARCHIVED')
+    .sort((a, b) => a.seq - b.seq)
+    .map((r) =>
+      requirementCoverage(
+        String(r.attributes.requirementKey ?? r.id),
+        String(r.attributes.name ?? ''),
+        store
+          .linked(table, r.id, forward)
+          .map((l) => store.get('test_cases', l.id))
+          .filter((c) => c !== undefined && c.attributes.deletedAt == null)
+          .map((c) => ({
+            key: String(c!.attributes.testCaseKey ?? c!.id),
+            result: results.get(c!.id) ?? null,
+          })),
+      ),
+    );
+  return { requirements, totals: totalsOf(requirements) };
+}
+
 export function livePage(
   store: Store,
   requests: LiveRequest[],
   options: { title: string; refreshSeconds?: number; now?: Date },
 ): string {
-  const model = analyze(storeSeries(store), {
+  const series = storeSeries(store);
+  const model = analyze(series, {
     title: options.title,
     generatedAt: (options.now ?? new Date()).toISOString(),
   });
-  return renderHtml(model, { live: { refreshSeconds: options.refreshSeconds ?? 5, requests } });
+  const latest = series.cycles.at(-1)?.cycle.id;
+  // The matrix once the Space holds requirements (the emulator's page of a Space without any is unchanged).
+  const coverage =
+    latest && [...store.all('requirements')].length ? storeCoverage(store, latest) : undefined;
+  return renderHtml(model, {
+    live: { refreshSeconds: options.refreshSeconds ?? 5, requests },
+    ...(coverage ? { coverage } : {}),
+  });
 }

@@ -2,7 +2,12 @@
  * The API as data: routes are compiled once from src/schema (stripe-mock style). Fixed paths match
  * before parameterised ones.
  */
-import { RESOURCE_TYPES, resourceSpec, type ResourceType } from '../../schema/resources.js';
+import {
+  isLinked,
+  RESOURCE_TYPES,
+  resourceSpec,
+  type ResourceType,
+} from '../../schema/resources.js';
 
 /** The routes of a resource type, answered by the data service (src/emulator/data/service.ts). */
 export type ResourceRouteKind =
@@ -16,7 +21,10 @@ export type ResourceRouteKind =
   | 'restore'
   | 'related'
   | 'relatedToOne'
-  | 'relationship';
+  | 'relationship'
+  | 'linkage'
+  | 'link'
+  | 'unlink';
 
 /** The routes that describe the API, answered by the server (src/emulator/http/server.ts). */
 export type DocumentRouteKind = 'openapi' | 'filterReference';
@@ -96,8 +104,17 @@ export function compileRoutes(): Route[] {
     if (ops.has('delete')) routes.push(route('DELETE', [type, ':id'], 'delete', type));
     if (spec.softDelete)
       routes.push(route('POST', [type, ':id', 'actions', 'restore'], 'restore', type));
-    for (const rel of Object.keys(spec.toMany ?? {}))
+    for (const [rel, many] of Object.entries(spec.toMany ?? {})) {
       routes.push(route('GET', [type, ':id', rel], 'related', type, rel));
+      if (!isLinked(many)) continue;
+      // A linked relation's linkage, and on its writable side the JSON:API 1.1 updates of it.
+      const linkage = [type, ':id', 'relationships', rel];
+      routes.push(route('GET', linkage, 'linkage', type, rel));
+      if (many.writable) {
+        routes.push(route('POST', linkage, 'link', type, rel));
+        routes.push(route('DELETE', linkage, 'unlink', type, rel));
+      }
+    }
     // docs/service-api.md 4.5 lists these for notifications and preferences; every to-one relation of a
     // readable type has them here, so that each relationship object's links resolve.
     if (ops.has('get')) {
