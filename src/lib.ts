@@ -83,6 +83,7 @@ export {
   type RunError,
   type RunSelection,
   type TestResult,
+  type TestLink,
   type Attempt,
   type Outcome,
   type Counts,

@@ -79,6 +79,10 @@ test('the needs of the table name settings of the table, read where the need hol
   expect(documented).toEqual([
     'create-cycle',
     'cycle-custom-fields',
+    'requirement-pattern',
+    'requirement-names',
+    'work-item-pattern',
+    'work-item-names',
     'quarantine-field',
     'baseline',
     'baseline-series',

@@ -55,7 +55,7 @@ async function publishEach(
 describe('every reporter of one run gives one case per test (samples/)', () => {
   test.each([
     // [runner, the reporters' files that write the whole identity, cases, why it is not the run's count]
-    ['jest', ['reports/jest.json', 'reports/ctrf.json', 'reports/allure-results'], 18, ''],
+    ['jest', ['reports/jest.json', 'reports/ctrf.json', 'reports/allure-results'], 19, ''],
     ['vitest', ['reports/vitest.json', 'reports/junit.xml', 'reports/ctrf-d2t.json'], 18, ''],
     [
       'playwright',
@@ -107,7 +107,7 @@ describe('every reporter of one run gives one case per test (samples/)', () => {
   });
 
   test.each([
-    ['jest', 'reports/junit.xml', 'jest-junit', '{file}', 'writes no test file', 'its 18'],
+    ['jest', 'reports/junit.xml', 'jest-junit', '{file}', 'writes no test file', 'its 19'],
     [
       'cucumber-js',
       'reports/junit.xml',
@@ -205,12 +205,12 @@ test('one JSON report published from two checkout roots (GitHub, then GitLab) cr
     return publish(clientOf(emu), { ...settings, reports: await readReports([file]) });
   };
   const first = await run(github, { GITHUB_WORKSPACE: '/home/runner/work/calc/calc' }, 'GitHub');
-  expect(first.writes.casesCreated).toBe(18);
+  expect(first.writes.casesCreated).toBe(19);
   const second = await run(gitlab, { CI_PROJECT_DIR: '/builds/acme/calc' }, 'GitLab');
   expect(second.writes.casesCreated).toBe(0);
   expect(second.unmatched).toEqual([]);
   const keys = casesIn(emu);
-  expect(keys).toHaveLength(18);
+  expect(keys).toHaveLength(19);
   expect(keys).toContain('__tests__/math.test.js › math adds');
   expect(keys.filter((k) => k.includes('/home/') || k.includes('/builds/'))).toEqual([]);
 });

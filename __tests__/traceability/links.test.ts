@@ -140,13 +140,23 @@ test('two jobs linking the same cases at once end with each link once', async ()
   const emu = await emulator({ seed: seed(['test0', 'fixes PROJ-7']), rateLimit: '1000/1m' });
   const tests: T[] = [
     { name: 'test0', requirements: 'DEMO-REQ1,DEMO-REQ3' },
-    // A work item named in the test's name: a link of the `links` resource, made once (409 to the other).
+    // A work item named in the test's name (read there once work-item-pattern says how one looks):
+    // a link of the `links` resource, made once (409 to the other).
     { name: 'fixes PROJ-7' },
   ];
   const both = await Promise.all(
     ['A', 'B'].map((job) =>
       runCli(
-        ['publish', '--report', junit(tests), '--cycle-name', `CI ${job}`, '--trace'],
+        [
+          'publish',
+          '--report',
+          junit(tests),
+          '--cycle-name',
+          `CI ${job}`,
+          '--trace',
+          '--work-item-pattern',
+          'PROJ-[0-9]+',
+        ],
         envOf(emu.url),
       ),
     ),

@@ -5,23 +5,40 @@ import {
   describeRunError,
   noCounts,
   readReportSet,
+  referencesOf,
   reportSettings,
+  traceOptions,
   type Counts,
+  type TestReferences,
+  type TestResult,
 } from '../job/index.js';
 import { oneLine } from '../shared/redact.js';
 import type { CommandContext } from './context.js';
 
 export async function runParseCommand(ctx: CommandContext): Promise<number> {
   const { values, io } = ctx;
+  const trace = traceOptions(ctx.settings);
   const reports = await readReportSet(reportSettings(ctx.settings), undefined, {
     allowEmpty: true,
   });
   let totals: Counts = noCounts();
   let runErrors = 0;
+  const traced = { tests: 0, requirements: new Set<string>(), workItems: new Set<string>() };
+  /** A test with what it names (docs/design.md "Traceability: what is read"), when it names any. */
+  const withReferences = (test: TestResult): TestResult & Partial<TestReferences> => {
+    const { requirements, workItems } = referencesOf(test, trace);
+    if (!requirements.length && !workItems.length) return test;
+    traced.tests++;
+    for (const key of requirements) traced.requirements.add(key);
+    for (const key of workItems) traced.workItems.add(key);
+    // Both lists once it names any, so a reader need not test for each; none: the test as before.
+    return { ...test, requirements, workItems };
+  };
   const files = reports.map((r) => {
     const counts = countTests(r.tests);
     totals = addCounts(totals, counts);
     runErrors += r.runErrors?.length ?? 0;
+    const tests = r.tests.map(withReferences);
     return {
       file: r.file,
       format: r.format,
@@ -30,7 +47,7 @@ export async function runParseCommand(ctx: CommandContext): Promise<number> {
       // tells of the run being partial (a shard, a filter).
       runErrors: r.runErrors ?? [],
       ...(r.selection ? { selection: r.selection } : {}),
-      ...(values.verbose ? { tests: r.tests } : {}),
+      ...(values.verbose ? { tests } : {}),
     };
   });
   if (values.json) {
@@ -56,6 +73,10 @@ export async function runParseCommand(ctx: CommandContext): Promise<number> {
         ? `; ${reports.skipped.length} file${reports.skipped.length === 1 ? '' : 's'} skipped as not reports${values.verbose ? '' : ' (--verbose lists them)'}`
         : ''),
   );
+  if (traced.tests)
+    io.stdout(
+      `${plural(traced.tests, 'test')} ${traced.tests === 1 ? 'names' : 'name'} ${plural(traced.requirements.size, 'requirement')} and ${plural(traced.workItems.size, 'work item')}${values.verbose ? '' : ' (--verbose lists them)'}`,
+    );
   // Run errors are no tests: named, each on its line, whatever --verbose says.
   for (const r of reports)
     for (const e of r.runErrors ?? [])
@@ -77,9 +98,23 @@ export async function runParseCommand(ctx: CommandContext): Promise<number> {
       for (const t of f.tests ?? [])
         if (t.outcome !== 'passed')
           io.stdout(
-            `${t.outcome.padEnd(7)} ${oneLine(f.file)}: ${oneLine(`${t.classname ? `${t.classname} > ` : ''}${t.name}`)}${t.message ? `: ${oneLine(t.message.split('\n')[0]!)}` : ''}`,
+            `${t.outcome.padEnd(7)} ${oneLine(f.file)}: ${testLabel(t)}${t.message ? `: ${oneLine(t.message.split('\n')[0]!)}` : ''}`,
+          );
+      for (const t of f.tests ?? [])
+        if (t.requirements || t.workItems)
+          io.stdout(
+            `names   ${oneLine(f.file)}: ${testLabel(t)}: ${[
+              ...(t.requirements ?? []),
+              ...(t.workItems ?? []),
+            ]
+              .map(oneLine)
+              .join(', ')}`,
           );
     }
   }
   return 0;
 }
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+const testLabel = (t: TestResult) => oneLine(`${t.classname ? `${t.classname} > ` : ''}${t.name}`);

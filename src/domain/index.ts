@@ -37,6 +37,7 @@ export {
   keyWarnings,
   matchTests,
   nextRank,
+  runnerNameOf,
   type MatchOptions,
   type MatchResult,
   type Unmatched,

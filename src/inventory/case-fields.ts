@@ -15,7 +15,7 @@
 import type { ServiceClient } from '../client/index.js';
 import { ConfigError, type Words } from '../shared/errors.js';
 import { oneLine } from '../shared/redact.js';
-import type { TestResult } from '../parsers/index.js';
+import { tagsOf, type TestResult } from '../parsers/index.js';
 import { PRIORITIES, type WritableAttributesOf } from '../schema/resources.js';
 
 export const CASE_FIELD_SOURCES = ['property', 'tag', 'label'] as const;
@@ -141,13 +141,6 @@ export function valueOf(test: TestResult, rule: CaseFieldRule): string | undefin
       return undefined;
     }
   }
-}
-
-/** Tags as the parsers keep them: a `tags` property (Cucumber, CTRF), or keys valued `tag` (Playwright). */
-function tagsOf(test: TestResult): string[] {
-  const tags = test.properties.tags?.split(',') ?? [];
-  for (const [k, v] of Object.entries(test.properties)) if (v === 'tag') tags.push(k);
-  return tags;
 }
 
 /** The case attributes the mapping gives this test; a value that fits nothing is said and skipped. */

@@ -38,6 +38,7 @@ export {
 export { describeSyncResult, type SyncResult } from '../inventory/index.js';
 export { describeRuleChanges, triageLines } from '../triage/index.js';
 export { renderJson } from '../dashboard/index.js';
+export { referencesOf, traceOptions, type TestReferences } from '../traceability/index.js';
 export { describeCoverage, type CoverageResult } from '../traceability/index.js';
 export { coverageCsv, coverageMarkdown } from '../dashboard/index.js';
 export { renderSummary, renderSyncSummary } from './summary.js';

@@ -15,8 +15,11 @@ import {
   DEFAULT_MAX_WAIT_MS,
   DEFAULT_QUARANTINE_EXPIRY_DAYS,
   DEFAULT_QUARANTINE_FIELD,
+  DEFAULT_REQUIREMENT_NAMES,
+  DEFAULT_REQUIREMENT_PATTERN,
   DEFAULT_RETRY_BASE_MS,
   DEFAULT_TIMEOUT_MS,
+  DEFAULT_WORK_ITEM_NAMES,
   REPORT_EXTENSIONS,
   REPORT_FORMAT_IDS,
   RUNNER_OUTCOMES,
@@ -341,6 +344,53 @@ export const SETTINGS = {
     commands: ['publish', 'sync'],
     description:
       "The checkout root that {file} and any path in a key are relative to; default: the CI's checkout variable (GITHUB_WORKSPACE, CI_PROJECT_DIR, WORKSPACE, BUILD_SOURCESDIRECTORY, CIRCLE_WORKING_DIRECTORY, BITBUCKET_CLONE_DIR), else the git top level, else the working directory.",
+  },
+  'requirement-pattern': {
+    type: 'string',
+    default: DEFAULT_REQUIREMENT_PATTERN,
+    placeholder: 'RE',
+    modes: ['publish', 'sync'],
+    commands: ['parse', 'publish', 'sync'],
+    description:
+      "Traceability: regular expression of a requirement key in a test's name (runners without metadata: jest, vitest, mocha, go) and in a bare tag (@REQ-12); its first group, if it has one, is the key. Values marked by requirement-names are taken whole. Default: REQ-12, REQ12 or PROJ-REQ12, not inside a longer word.",
+    needs: [
+      { anyOf: ['trace'], in: { commands: ['publish', 'sync'], modes: ['publish', 'sync'] } },
+    ],
+  },
+  'requirement-names': {
+    type: 'string',
+    default: DEFAULT_REQUIREMENT_NAMES,
+    placeholder: 'NAMES',
+    modes: ['publish', 'sync'],
+    commands: ['parse', 'publish', 'sync'],
+    description:
+      'Traceability: the names that mark a requirement, comma-separated, compared without case, - or _: a property (JUnit, pytest record_property, NUnit, xUnit.net trait, TRX, TestNG attribute, CTRF extra) whose value is one key or a comma list, a tag @NAME:KEY, a Playwright annotation type, an Allure label or link type.',
+    needs: [
+      { anyOf: ['trace'], in: { commands: ['publish', 'sync'], modes: ['publish', 'sync'] } },
+    ],
+  },
+  'work-item-pattern': {
+    type: 'string',
+    placeholder: 'RE',
+    modes: ['publish', 'sync'],
+    commands: ['parse', 'publish', 'sync'],
+    description:
+      "Traceability: regular expression of a work item key (your tracker's, e.g. PROJ-[0-9]+) in a test's name and in a bare tag; its first group, if it has one, is the key. Default: none, so that names such as UTF-8 or ISO-8601 are never read as work items; values marked by work-item-names are read without it.",
+    needs: [
+      { anyOf: ['trace'], in: { commands: ['publish', 'sync'], modes: ['publish', 'sync'] } },
+    ],
+  },
+  'work-item-names': {
+    type: 'string',
+    default: DEFAULT_WORK_ITEM_NAMES,
+    placeholder: 'NAMES',
+    modes: ['publish', 'sync'],
+    commands: ['parse', 'publish', 'sync'],
+    description:
+      'Traceability: the names that mark a work item (a tracker key or a URL), as requirement-names does for requirements: a property, a tag @NAME:KEY, a Playwright annotation type (issue), an Allure label or link type (issue), MSTest [WorkItem] (workitem).',
+    needs: [
+      { anyOf: ['trace'], in: { commands: ['publish', 'sync'], modes: ['publish', 'sync'] } },
+    ],
   },
   'on-key-collision': {
     type: 'choice',

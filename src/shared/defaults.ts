@@ -24,6 +24,26 @@ export const DEFAULT_MAX_WAIT_MS = 10 * 60_000;
 export const DEFAULT_KEY_PATTERN = '\\b[A-Z][A-Z0-9_]*-T[0-9]+\\b';
 
 /**
+ * A requirement key in a test's name or a bare tag (docs/design.md "Traceability: what is read"):
+ * `REQ-12`, `REQ12` or a Space's own `DEMO-REQ12`, not inside a longer word; `REQ-12_adds` (a go
+ * subtest's name) still names REQ-12.
+ */
+export const DEFAULT_REQUIREMENT_PATTERN =
+  '(?<![A-Za-z0-9])(?:[A-Z][A-Z0-9]*-)?REQ-?[0-9]+(?![0-9])';
+
+/**
+ * The names that mark a requirement: a property (Xray's JUnit import reads `requirements` as a
+ * comma list), a tag `@requirement:KEY`, an annotation or label type, an Allure link type.
+ */
+export const DEFAULT_REQUIREMENT_NAMES = 'requirement,requirements';
+
+/**
+ * The names that mark a work item: Playwright's and Allure's `issue`, a tag `@issue:KEY`, MSTest's
+ * `[WorkItem]` (TRX `Workitems`, kept as the property `workitem`).
+ */
+export const DEFAULT_WORK_ITEM_NAMES = 'issue,issues,workitem';
+
+/**
  * The test's file relative to the workspace, then the test as its runner names it: the same for
  * every reporter of one runner (docs/architecture.md "Test identity"). Up to 0.1.0 it was
  * PREVIOUS_AUTOMATION_KEY of src/domain/match.ts.

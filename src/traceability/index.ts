@@ -6,6 +6,7 @@
  * settings; the job layer calls it.
  */
 export {
+  NO_PATTERN,
   referencesOf,
   traceOptions,
   type TestReferences,

@@ -4,10 +4,13 @@ Feature: Calculator
   Background:
     Given a calculator
 
+  # Traceability (README "Traceability"): a bare requirement key as a tag, and named tags.
+  @REQ-201
   Scenario: adds
     When I add 1 and 1
     Then the result is 2
 
+  @requirement:REQ-202 @issue:PROJ-8
   Scenario: subtracts (fails on an assertion)
     When I subtract 3 from 5
     Then the result is 3

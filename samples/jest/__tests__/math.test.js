@@ -4,6 +4,12 @@ describe('math', () => {
     expect(1 + 2).toBe(3);
   });
 
+  // Traceability (README "Traceability"): jest has no metadata channel, so a requirement key is a
+  // token in the test's name.
+  it('REQ-401 doubles', () => {
+    expect(2 * 2).toBe(4);
+  });
+
   it('multiplies', () => {
     expect(2 * 3).toBe(6);
   });

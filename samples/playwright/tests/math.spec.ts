@@ -1,13 +1,24 @@
 import { test, expect } from '@playwright/test';
 
 test.describe('math', () => {
-  test('adds', () => {
+  // Traceability (README "Traceability"): annotations of type requirement and issue, and a tag.
+  test('adds', { annotation: { type: 'requirement', description: 'REQ-301' } }, () => {
     expect(1 + 1).toBe(2);
   });
 
-  test('subtracts (fails on an assertion)', () => {
-    expect(5 - 3, 'five minus three').toBe(3);
-  });
+  test(
+    'subtracts (fails on an assertion)',
+    {
+      tag: '@REQ-302',
+      annotation: [
+        { type: 'requirement', description: 'REQ-303' },
+        { type: 'issue', description: 'https://github.com/acme/shop/issues/9' },
+      ],
+    },
+    () => {
+      expect(5 - 3, 'five minus three').toBe(3);
+    },
+  );
 
   test('divides (throws a non-assertion error)', () => {
     const calculator = undefined as unknown as { divide(a: number, b: number): number };

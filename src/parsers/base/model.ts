@@ -73,12 +73,27 @@ export interface TestResult {
    */
   labels?: Record<string, string>;
   /**
+   * Links the runner attaches to a test, as the format gives them (Allure's `issue`, `tms` and
+   * link types of the user's own): absent when it has none.
+   */
+  links?: TestLink[];
+  /**
    * Which element of its report holds it, set only where two elements of one report carry the
    * same suite path (jest-junit writes a `<testsuite>` per test file, named by its first describe,
    * and no file): entries of one identity in two such elements are two tests, never a retry, and
    * share a key only as a collision (docs/design.md "Results and merging").
    */
   container?: number;
+}
+
+/** A link attached to a test: its type (`issue`), the name it shows (`PROJ-123`) and its address. */
+export interface TestLink {
+  /** What the link is to, as the format names it: `issue`, `tms`, or a type of the user's own. */
+  type?: string;
+  /** The text it shows: a tracker's key (`allure.issue("PROJ-123")`) where it has one. */
+  name?: string;
+  /** Its address. */
+  url?: string;
 }
 
 /** One step of a test as its report names it (Gherkin: keyword and text). */
@@ -167,6 +182,33 @@ export function withGap(
   lacks: (test: TestResult) => boolean = () => true,
 ): ParsedTests {
   return gap ? Object.assign(tests, { gap: { ...gap, tests: tests.filter(lacks).length } }) : tests;
+}
+
+/**
+ * A named value added to properties or labels. A name the format gives twice (two JUnit
+ * `<property name="requirement">`, two xUnit.net traits or Playwright annotations of one type)
+ * keeps every value, joined by commas as a list property is (NUnit's, `tags`), never only the
+ * first or the last. A value the name already holds is not added again: pytest-rerunfailures
+ * writes each `record_property` of a rerun test once more, and `component=cart` twice is still
+ * `cart`.
+ */
+export function addNamed(values: Record<string, string>, name: string, value: string): void {
+  const had = Object.hasOwn(values, name) ? values[name]! : '';
+  if (!had) values[name] = value;
+  else if (value && !`,${had},`.includes(`,${value},`)) values[name] = `${had},${value}`;
+}
+
+/**
+ * A test's tags as the parsers keep them: a `tags` list property (Cucumber, CTRF, Robot, Open
+ * Test Reporting, TestNG groups), keys valued `tag` (Playwright), the `category` list of NUnit
+ * and TRX, and Allure's `tag` labels.
+ */
+export function tagsOf(test: TestResult): string[] {
+  const tags = test.properties.tags?.split(',') ?? [];
+  for (const [k, v] of Object.entries(test.properties)) if (v === 'tag') tags.push(k);
+  if (test.properties.category) tags.push(...test.properties.category.split(','));
+  if (test.labels && Object.hasOwn(test.labels, 'tag')) tags.push(...test.labels.tag!.split(','));
+  return tags;
 }
 
 /** Shared by every test without properties (most of them); never mutated. */

@@ -6,7 +6,14 @@
  * `*-globals.json` and attachments are not results.
  */
 import type { ReportFormat } from '../base/format.js';
-import { outcomeOfRuns, type Attempt, type Outcome, type TestResult } from '../base/model.js';
+import {
+  addNamed,
+  outcomeOfRuns,
+  type Attempt,
+  type Outcome,
+  type TestLink,
+  type TestResult,
+} from '../base/model.js';
 import { arr, num, obj, str, type Json } from './json-util.js';
 
 const STATUS: Record<string, Outcome> = {
@@ -55,11 +62,15 @@ function toTest(runs: Json[]): TestResult {
     durationMs: duration(r),
     message: str(obj(r.statusDetails).message)?.split('\n')[0],
   }));
+  // The first of each name places the test; every value is kept for sync and traceability.
   const labels = new Map<string, string>();
+  const every: Record<string, string> = {};
   for (const l of arr(final.labels)) {
     const name = str(obj(l).name);
     const value = str(obj(l).value);
-    if (name && value !== undefined && !labels.has(name)) labels.set(name, value);
+    if (!name || value === undefined) continue;
+    if (!labels.has(name)) labels.set(name, value);
+    if (!PLACING.has(name)) addNamed(every, name, value);
   }
   const suite = ['parentSuite', 'suite', 'subSuite']
     .map((n) => labels.get(n))
@@ -83,7 +94,9 @@ function toTest(runs: Json[]): TestResult {
     details: str(details.trace) ?? str(details.message),
     attempts: attempts.length > 1 ? attempts : undefined,
     properties: {},
-    ...stepsAndLabels(final, labels),
+    ...stepsOf(final),
+    ...(Object.keys(every).length ? { labels: every } : {}),
+    ...linksOf(final),
   };
 }
 
@@ -104,20 +117,24 @@ const PLACING = new Set([
 /** Steps an adapter adds around a test, not steps of it (allure-playwright). */
 const WRAPPERS = new Set(['Before Hooks', 'After Hooks']);
 
-/** The result's top-level steps and its labels (owner, severity, tags ...), for sync. */
-function stepsAndLabels(
-  final: Json,
-  labels: Map<string, string>,
-): Pick<TestResult, 'steps' | 'labels'> {
+/** The result's top-level steps, for sync. */
+function stepsOf(final: Json): Pick<TestResult, 'steps'> {
   const steps = arr(final.steps)
     .map((s) => str(obj(s).name))
     .filter((name): name is string => !!name && !WRAPPERS.has(name))
     .map((action) => ({ action }));
-  const kept = [...labels].filter(([name]) => !PLACING.has(name));
-  return {
-    ...(steps.length ? { steps } : {}),
-    ...(kept.length ? { labels: Object.fromEntries(kept) } : {}),
-  };
+  return steps.length ? { steps } : {};
+}
+
+/** The result's links (`issue`, `tms`, a type of the user's), each with a name or an address. */
+function linksOf(final: Json): Pick<TestResult, 'links'> {
+  const links: TestLink[] = [];
+  for (const l of arr(final.links).map(obj)) {
+    const [type, name, url] = [str(l.type), str(l.name), str(l.url)];
+    if (name || url)
+      links.push({ ...(type ? { type } : {}), ...(name ? { name } : {}), ...(url ? { url } : {}) });
+  }
+  return links.length ? { links } : {};
 }
 
 /**

@@ -1,6 +1,7 @@
 /** CTRF JSON (Common Test Report Format), with retry attempts. */
 import type { ReportFormat } from '../base/format.js';
 import {
+  addNamed,
   withGap,
   withRetries,
   type Attempt,
@@ -36,7 +37,7 @@ export const ctrf: ReportFormat = {
       const durationMs = num(t.duration);
       const message = str(t.message);
       const earlier = earlierRuns(t, outcome);
-      const properties: Record<string, string> = {};
+      const { properties, labels } = extrasOf(t.extra);
       const tags = arr(t.tags).filter((x): x is string => typeof x === 'string');
       if (tags.length) properties.tags = tags.join(',');
       const suite = arr(t.suite).filter((x): x is string => typeof x === 'string');
@@ -55,6 +56,7 @@ export const ctrf: ReportFormat = {
           message,
           details: str(t.trace),
           properties,
+          ...(labels ? { labels } : {}),
         },
         earlier,
       );
@@ -109,4 +111,30 @@ function earlierRuns(t: Record<string, unknown>, outcome: Outcome): Attempt[] {
       }));
   const failed = retries || (t.flaky === true && outcome === 'passed' ? 1 : 0);
   return Array.from({ length: failed }, () => ({ outcome: 'failed' as const }));
+}
+
+/**
+ * A test's `extra` (CTRF's place for a reporter's own metadata): its text, number and true/false
+ * entries, and lists of them, as properties; the Playwright reporter's `annotations`
+ * ({type, description}) as labels, as the Playwright JSON's are. Nested objects are left out.
+ */
+function extrasOf(extra: unknown): Pick<TestResult, 'properties' | 'labels'> {
+  const properties: Record<string, string> = {};
+  const labels: Record<string, string> = {};
+  const scalar = (v: unknown) =>
+    typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean'
+      ? String(v)
+      : undefined;
+  for (const [name, value] of Object.entries(obj(extra))) {
+    if (name === 'annotations' && Array.isArray(value)) {
+      for (const a of value.map(obj))
+        if (str(a.type)) addNamed(labels, str(a.type)!, str(a.description) ?? '');
+      continue;
+    }
+    for (const one of Array.isArray(value) ? value : [value]) {
+      const text = scalar(one);
+      if (text !== undefined) addNamed(properties, name, text);
+    }
+  }
+  return { properties, ...(Object.keys(labels).length ? { labels } : {}) };
 }

@@ -5,6 +5,7 @@
  */
 import type { ReportFormat } from '../base/format.js';
 import {
+  addNamed,
   firstLine,
   foldRepeats,
   NO_PROPERTIES,
@@ -630,7 +631,7 @@ function properties(node: XmlNode): Record<string, string> {
   for (const group of list(node.properties)) {
     for (const p of list(group.property)) {
       const name = attr(p, 'name');
-      if (name) out[name] = attr(p, 'value') ?? text(p) ?? '';
+      if (name) addNamed(out, name, attr(p, 'value') ?? text(p) ?? '');
     }
   }
   return out;

@@ -1,6 +1,12 @@
 /** NUnit 3 (<test-run>, or a <test-suite> fragment) and NUnit 2 (<test-results>). */
 import type { ReportFormat } from '../base/format.js';
-import { foldRepeats, type Outcome, type ParsedTests, type TestResult } from '../base/model.js';
+import {
+  addNamed,
+  foldRepeats,
+  type Outcome,
+  type ParsedTests,
+  type TestResult,
+} from '../base/model.js';
 import { attr, list, seconds, text, type XmlNode } from '../base/xml.js';
 
 export const nunit3: ReportFormat = {
@@ -147,14 +153,13 @@ function properties(tc: XmlNode): Record<string, string> {
   for (const group of list(tc.properties)) {
     for (const p of list(group.property)) {
       const name = attr(p, 'name');
-      if (name)
-        out[name] = out[name] ? `${out[name]},${attr(p, 'value') ?? ''}` : (attr(p, 'value') ?? '');
+      if (name) addNamed(out, name, attr(p, 'value') ?? '');
     }
   }
   for (const group of list(tc.categories)) {
     for (const c of list(group.category)) {
       const name = attr(c, 'name');
-      if (name) out.category = out.category ? `${out.category},${name}` : name;
+      if (name) addNamed(out, 'category', name);
     }
   }
   return out;

@@ -8,6 +8,7 @@
  */
 import type { ReportFormat } from '../base/format.js';
 import {
+  addNamed,
   firstLine,
   NO_PROPERTIES,
   type Outcome,
@@ -307,7 +308,8 @@ function extras(
       for (const data of list(attachments[q.core('data')]))
         for (const entry of list(data[q.core('entry')])) {
           const key = attr(entry, 'key');
-          if (key && key !== 'stdout' && key !== 'stderr') properties[key] = text(entry) ?? '';
+          if (key && key !== 'stdout' && key !== 'stderr')
+            addNamed(properties, key, text(entry) ?? '');
         }
       for (const file of list(attachments[q.core('file')])) {
         const path = attr(file, 'path');

@@ -1,6 +1,7 @@
 /** Playwright JSON reporter: one test per spec and project, retries as attempts. */
 import type { ReportFormat } from '../base/format.js';
 import {
+  addNamed,
   runErrorMessage,
   withRunErrors,
   type Attempt,
@@ -187,7 +188,7 @@ function stepsAndLabels(test: Json): Pick<TestResult, 'steps' | 'labels'> {
   const labels: Record<string, string> = {};
   for (const a of arr(test.annotations).map(obj)) {
     const type = str(a.type);
-    if (type && !Object.hasOwn(labels, type)) labels[type] = str(a.description) ?? '';
+    if (type) addNamed(labels, type, str(a.description) ?? '');
   }
   return {
     ...(steps.length ? { steps } : {}),

@@ -1,6 +1,7 @@
 /** TestNG testng-results.xml (configuration methods are not tests). */
 import type { ReportFormat } from '../base/format.js';
 import {
+  addNamed,
   testIdentity,
   withRetries,
   type Attempt,
@@ -20,6 +21,7 @@ export const testng: ReportFormat = {
   parse(doc) {
     const runs: { result: TestResult; identity: string; retried: boolean }[] = [];
     for (const suite of list((doc['testng-results'] as XmlNode).suite)) {
+      const groups = groupsOf(suite);
       for (const test of list(suite.test)) {
         for (const cls of list(test.class)) {
           for (const m of list(cls['test-method'])) {
@@ -35,7 +37,7 @@ export const testng: ReportFormat = {
               outcome,
               message: text(exception?.message)?.trim(),
               details: text(exception?.['full-stacktrace']),
-              properties: attr(m, 'description') ? { description: attr(m, 'description')! } : {},
+              properties: propertiesOf(m, groups.get(`${attr(cls, 'name')}#${attr(m, 'name')}`)),
             };
             // The retry analyzer's mark: retried="true" (TestNG 7), or, before it (6.x), a SKIP
             // that carries the failure's exception; only a later run of the same test makes it one.
@@ -73,4 +75,34 @@ export const testng: ReportFormat = {
 function params(m: XmlNode): string | undefined {
   const values = list(m.params).flatMap((p) => list(p.param).map((one) => text(one.value) ?? ''));
   return values.length ? `[${values.map((v) => v.trim()).join(', ')}]` : undefined;
+}
+
+/**
+ * A test method's description, its attributes (`ITestResult.setAttribute`, as Xray's TestNG
+ * extension writes `requirement` and `test`) and its groups, as `tags`.
+ */
+function propertiesOf(m: XmlNode, groups: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  const description = attr(m, 'description');
+  if (description) out.description = description;
+  for (const group of list(m.attributes))
+    for (const a of list(group.attribute)) {
+      const name = attr(a, 'name');
+      if (name) addNamed(out, name, text(a)?.trim() ?? '');
+    }
+  if (groups) out.tags = groups;
+  return out;
+}
+
+/** The suite's `<groups>`: each method (`class#name`) with its groups, comma-separated. */
+function groupsOf(suite: XmlNode): Map<string, string> {
+  const out: Record<string, string> = {};
+  for (const all of list(suite.groups))
+    for (const group of list(all.group)) {
+      const name = attr(group, 'name');
+      if (name)
+        for (const method of list(group.method))
+          addNamed(out, `${attr(method, 'class')}#${attr(method, 'name')}`, name);
+    }
+  return new Map(Object.entries(out));
 }

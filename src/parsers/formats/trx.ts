@@ -1,6 +1,7 @@
 /** Visual Studio TRX (MSTest, and the xUnit/NUnit adapters of `dotnet test --logger trx`). */
 import type { ReportFormat } from '../base/format.js';
 import {
+  addNamed,
   foldRepeats,
   runErrorMessage,
   withRunErrors,
@@ -88,8 +89,33 @@ function toResult(r: XmlNode, def: XmlNode | undefined): TestResult {
     message,
     details: text(error?.StackTrace),
     attempts: [{ outcome, durationMs, message }],
-    properties: {},
+    properties: def ? propertiesOf(def) : {},
   };
+}
+
+/**
+ * What a test's definition carries: its properties (MSTest `[TestProperty]`, `<Key>`/`<Value>`
+ * elements or, in newer writers, attributes), its categories (`[TestCategory]`) as `category`,
+ * as NUnit's are kept, and its work items (`[WorkItem]`) as `workitem`.
+ */
+function propertiesOf(def: XmlNode): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const group of list(def.Properties))
+    for (const p of list(group.Property)) {
+      const key = attr(p, 'Key') ?? text(list(p.Key)[0])?.trim();
+      if (key) addNamed(out, key, attr(p, 'Value') ?? text(list(p.Value)[0])?.trim() ?? '');
+    }
+  for (const group of list(def.TestCategory))
+    for (const item of list(group.TestCategoryItem)) {
+      const category = attr(item, 'TestCategory');
+      if (category) addNamed(out, 'category', category);
+    }
+  for (const group of list(def.Workitems))
+    for (const item of list(group.Workitem)) {
+      const id = text(item)?.trim();
+      if (id) addNamed(out, 'workitem', id);
+    }
+  return out;
 }
 
 /** `00:00:01.2345678` -> ms */

@@ -1,6 +1,6 @@
 /** xUnit.net XML: v2 (<assemblies>) and v1 (<assembly> with <class>). */
 import type { ReportFormat } from '../base/format.js';
-import { foldRepeats, type Outcome, type TestResult } from '../base/model.js';
+import { addNamed, foldRepeats, type Outcome, type TestResult } from '../base/model.js';
 import { attr, list, seconds, text, type XmlNode } from '../base/xml.js';
 
 const RESULTS: Record<string, Outcome> = {
@@ -42,7 +42,7 @@ function toResult(t: XmlNode, suite: string[]): TestResult {
   const traits: Record<string, string> = {};
   for (const group of list(t.traits))
     for (const trait of list(group.trait))
-      traits[attr(trait, 'name') ?? ''] = attr(trait, 'value') ?? '';
+      addNamed(traits, attr(trait, 'name') ?? '', attr(trait, 'value') ?? '');
   return {
     suite,
     classname: attr(t, 'type'),
