@@ -56,7 +56,7 @@ test('mode sync with trace: the links it added and the unknown key in the job su
   expect(run.code).toBe(0);
   expect(run.summary).toContain('### Links (trace)');
   expect(run.summary).toContain(
-    '1 added, 0 removed, 0 kept for want of evidence, 1 unknown requirement key(s).',
+    '1 added, 0 removed, 0 kept for want of evidence, 1 unknown requirement key.',
   );
   expect(run.summary).toMatch(/- unknown: .*junit\.xml: test0 names DEMO-REQ7/);
 });

@@ -1,6 +1,7 @@
 /** A trace step in words, for the log of either adapter. */
 import { cell } from '../shared/markdown.js';
 import { oneLine } from '../shared/redact.js';
+import { plural } from '../shared/words.js';
 import type { LinkChange, TraceResult } from './links.js';
 
 const shown = (c: LinkChange) =>
@@ -14,14 +15,14 @@ export function describeTrace(r: TraceResult): string {
       ? ` (${items.slice(0, 5).map(shown).join(', ')}${items.length > 5 ? ', ...' : ''})`
       : '';
   const parts = [
-    `${r.added.length} link(s) ${verb('added', 'to add')}${list(r.added)}`,
+    `${plural(r.added.length, 'link')} ${verb('added', 'to add')}${list(r.added)}`,
     `${r.removed.length} ${verb('removed', 'to remove')}${list(r.removed)}`,
   ];
   if (r.held.length)
     parts.push(`${r.held.length} kept for want of evidence (${oneLine(r.held[0]!.reason)})`);
-  if (r.unknown.length) parts.push(`${r.unknown.length} unknown requirement key(s)`);
+  if (r.unknown.length) parts.push(plural(r.unknown.length, 'unknown requirement key'));
   if (r.unavailable.length) parts.push(`not offered by the server: ${r.unavailable.join(', ')}`);
-  return `trace: ${parts.join('; ')}${r.dryRun ? `; about ${r.plannedRequests} more requests` : ''}`;
+  return `trace: ${parts.join('; ')}${r.dryRun ? `; about ${plural(r.plannedRequests, 'more request')}` : ''}`;
 }
 
 /** The links of a --trace run for a job summary (every value a cell: data from reports and the Space). */
@@ -35,7 +36,7 @@ export function traceMarkdown(r: TraceResult): string {
   const lines = [
     `### Links (trace)`,
     '',
-    `${r.added.length} ${verb('added', 'to add')}, ${r.removed.length} ${verb('removed', 'to remove')}, ${r.held.length} kept for want of evidence, ${r.unknown.length} unknown requirement key(s).`,
+    `${r.added.length} ${verb('added', 'to add')}, ${r.removed.length} ${verb('removed', 'to remove')}, ${r.held.length} kept for want of evidence, ${plural(r.unknown.length, 'unknown requirement key')}.`,
     '',
   ];
   if (r.added.length) lines.push(`- ${verb('added', 'to add')}: ${list(r.added)}`);
