@@ -88,6 +88,21 @@ describe('Install and the offline try-out, in a project of its own', () => {
     expect(r.err).not.toContain('waiting');
   }, 120_000);
 
+  test('the traceability try-out runs as written: links made, one requirement of each status', async () => {
+    const r = await sh(readmeBlock('trace'), project);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(
+      /^info: trace: 2 links added \(SHOP-T\d+ → SHOP-REQ1, SHOP-T\d+ → SHOP-REQ2\); 0 removed$/m,
+    );
+    expect(r.out).toMatch(/^coverage of cycle SHOP-R\d+ "Trace \d{4}-\d\d-\d\d": 3 requirements?/m);
+    expect(r.out).toMatch(/^ {2}SHOP-REQ1 PASSED {2}Pay by card {2}\(SHOP-T\d+ PASSED\)$/m);
+    expect(r.out).toMatch(
+      /^ {2}SHOP-REQ2 FAILED {2}Vouchers take their discount {2}\(SHOP-T\d+ FAILED\)$/m,
+    );
+    expect(r.out).toMatch(/^ {2}SHOP-REQ3 UNCOVERED {2}Tax by the customer's region$/m);
+    expect(r.err).not.toContain('waiting');
+  }, 120_000);
+
   test("a CI image's npx line fetches the tarball for the one command", async () => {
     const empty = mkdtempSync(join(work, 'ci-image-'));
     const block = readmeBlock('npx');
