@@ -172,9 +172,9 @@ export class RateShare {
     return level > fair ? Math.max(fair, level * this.policy.shareKeep) : level;
   }
 
-  /** Told of the other legs (the hint) and of this leg's own plan: probes with care. */
+  /** Told of other legs (the hint, above one) and of this leg's own plan: probes with care. */
   private planned(): boolean {
-    return this.options.legs !== undefined && this.plan !== undefined;
+    return (this.options.legs ?? 1) > 1 && this.plan !== undefined;
   }
 
   /**
