@@ -92,6 +92,40 @@ describe('four busy legs told of each other (legs 4) on one token', () => {
   });
 });
 
+describe.each<RateWindowMode>(['sliding', 'fixed'])(
+  'three legs told of each other and of their own writes (Scheduler.expect), a %s window',
+  (mode) => {
+    // The bench's shapes (bench/legs-bench.mjs): 600 results in shards of 1x, 1.5x and 2x, two
+    // requests a result and four more, 60 requests per 3 s, legs starting up to 0.2 s apart.
+    const limit = { count: 60, windowMs: 3000 };
+    const run = async (seed: number) => {
+      const window = new SimulatedWindow(new FakeClock(), limit, mode);
+      const plans = [1, 1.5, 2].map((w, k) => ({
+        requests: 2 * Math.round((600 * w) / 4.5) + 4,
+        startMs: 70 * k,
+        legs: 3,
+        expect: true,
+      }));
+      await runLegs(window, plans, { seed, latencyMs: 10, untilMs: 200 * limit.windowMs });
+      const took = window.took(0, Infinity);
+      const floor = (Math.ceil(took / limit.count) - 1) * limit.windowMs;
+      const wall = window.arrivals.at(-1)!.at - window.arrivals[0]!.at;
+      return { ratio: wall / floor, refused: window.refused(0, Infinity) };
+    };
+
+    test('they probe late in their plans: near the floor, and few 429s', async () => {
+      const runs = [];
+      for (const seed of [1, 2, 3, 4]) runs.push(await run(seed));
+      // Without the plan, probes while the legs fill the window cost 19 to 100 429s a run.
+      for (const { ratio, refused } of runs) {
+        expect(ratio).toBeLessThanOrEqual(1.2);
+        expect(refused).toBeLessThanOrEqual(25);
+      }
+      expect(runs.reduce((n, r) => n + r.refused, 0)).toBeLessThanOrEqual(80);
+    });
+  },
+);
+
 test('the legs setting (--legs, input legs) reaches the pace: legs 3 starts at a third of the limit', async () => {
   const settings = clientSettings(
     settingsFrom({ 'base-url': 'https://eu.example.com', token: 'tok-0123456789', legs: '3' }),

@@ -67,6 +67,8 @@ export interface LegPlan {
   startMs?: number;
   /** The `legs` hint it was given. */
   legs?: number;
+  /** Whether it tells its Scheduler its requests at the start (Scheduler.expect). */
+  expect?: boolean;
 }
 
 export interface Leg {
@@ -103,6 +105,7 @@ export async function runLegs(
         maxWaitMs: 1e9,
       },
     });
+    if (plan.expect) scheduler.expect(plan.requests);
     const leg: Leg = { scheduler };
     legs[k] = leg;
     const jitter = () => latencyMs * (0.5 + random());

@@ -45,6 +45,18 @@ export interface RetryPolicy {
    * point of up to this many windows, so that each leg's requests fall apart from the others'.
    */
   sharePhaseWindows: number;
+  /**
+   * A leg told of the other legs and of its own plan (Scheduler.expect) probes only past this
+   * fraction of the plan (src/client/share.ts): before, the legs fill the window and a probe
+   * only costs a 429.
+   */
+  shareProbeFrom: number;
+  /** Past it, its hold is this fraction of the usual one, doubled after each failed probe. */
+  sharePlannedHold: number;
+  /** Windows a planned leg's probe that went through is held before it counts as room. */
+  shareProofWindows: number;
+  /** A planned leg below this fraction of the fair share probes at once (it is starved). */
+  shareStarved: number;
   /** The first window's requests are spread over up to this fraction of it (jittered). */
   startSpread: number;
 }
@@ -66,6 +78,10 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   shareHoldWindows: 0.7,
   shareHoldLegs: 10,
   sharePhaseWindows: 0.3,
+  shareProbeFrom: 0.6,
+  sharePlannedHold: 0.1,
+  shareProofWindows: 0.5,
+  shareStarved: 0.9,
   startSpread: 0.2,
 };
 

@@ -240,6 +240,14 @@ export class Scheduler {
     return secondRoundPauseMs(this.policy);
   }
 
+  /**
+   * This process plans `requests` more requests (a publish's writes): told of the other legs
+   * too (`legs`), it probes for a finished leg's part only late in its plan (share.ts).
+   */
+  expect(requests: number): void {
+    this.share.expect(requests);
+  }
+
   /** The pace currently allowed (requests per window): this process's share of the limit. */
   get currentAllowance(): number {
     return Math.floor(this.share.allowance(this.clock.now()));

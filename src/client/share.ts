@@ -12,6 +12,15 @@
  * other legs find the same room at their own probes, so the limit is shared out again within a
  * few windows, and N busy legs stay on about 1/N each. A leg met by 429s twice within two
  * windows while holding asks too much with the others, and gives up a part of its share.
+ *
+ * A leg told both of the other legs (the hint) and of its own plan (Scheduler.expect) probes
+ * with care, since N legs at 1/N each fill the window and a probe then only costs a 429: not
+ * before it is past shareProbeFrom of its plan (no leg is likely done before that, and a leg
+ * about to finish gains nothing), then soon (sharePlannedHold), twice as late after each probe
+ * that met a 429; and a probe that went through is held one request above the share for
+ * shareProofWindows before it counts as room (in a window aligned to the clock, a probe early in
+ * the window goes through though the window is full). A leg starved below shareStarved of the
+ * fair share probes as before.
  */
 import type { RateLimit } from '../shared/rate.js';
 import type { RetryPolicy } from './retry-policy.js';
@@ -23,7 +32,7 @@ export interface RateShareOptions {
   random: () => number;
 }
 
-type State = 'hold' | 'probe' | 'grow';
+type State = 'hold' | 'probe' | 'prove' | 'grow';
 
 export class RateShare {
   /** The legs this one believes share the token: the hint, or what 429s and probes told. */
@@ -44,6 +53,11 @@ export class RateShare {
   private settledLevel: number;
   /** Probes in a row that found room: each takes twice as many legs' parts as the one before. */
   private streak = 0;
+  /** Probes in a row that met a 429, while planned: each doubles the hold before the next. */
+  private failed = 0;
+  /** The requests this leg plans from `plannedAt` on (Scheduler.expect), and those answered. */
+  private plan: number | undefined;
+  private answeredSincePlan = 0;
 
   constructor(
     private readonly limit: RateLimit,
@@ -60,13 +74,20 @@ export class RateShare {
     this.holdMs = this.hold(this.legs);
   }
 
+  /** This leg plans `requests` more (Scheduler.expect): with the hint, it probes with care. */
+  expect(requests: number): void {
+    this.plan = Math.max(0, requests);
+    this.answeredSincePlan = 0;
+  }
+
   /** Requests this leg may have in one window at `now`. */
   allowance(now: number): number {
     const { count } = this.limit;
     if (this.level >= count) return count;
     const held = Math.max(1, Math.floor(this.level));
-    if (this.state === 'hold' && now >= this.since + this.holdMs) this.begin('probe', now);
-    if (this.state === 'probe') return held + 1;
+    if (this.state === 'hold' && now >= this.since + this.holdMs && !this.early())
+      this.begin('probe', now);
+    if (this.state === 'probe' || this.state === 'prove') return held + 1;
     if (this.state === 'grow') return Math.min(Math.floor(this.target), this.reached + 1);
     return held;
   }
@@ -84,11 +105,22 @@ export class RateShare {
 
   /** An answer that was no 429, with `inWindow` of this leg's requests in the window. */
   answered(inWindow: number, now: number): void {
+    this.answeredSincePlan++;
     this.reached = Math.max(this.reached, inWindow);
     const held = Math.max(1, Math.floor(this.level));
+    if (this.planned()) {
+      // Room only once one request above the share has gone through for a while.
+      if (this.state === 'probe' && inWindow > held) this.begin('prove', now);
+      if (
+        this.state === 'prove' &&
+        now - this.since >= this.policy.shareProofWindows * this.limit.windowMs
+      )
+        this.state = 'probe';
+    }
     if (this.state === 'probe' && inWindow > held) {
       // Room: a leg is done. Grow by its part, as the others will when they probe (by two
       // legs' parts after two such probes in a row, four after three: legs finish in runs).
+      this.failed = 0;
       this.target = Math.max(held + 1, this.limit.count / Math.max(1, this.legs - this.gone()));
       this.begin('grow', now);
     }
@@ -108,6 +140,7 @@ export class RateShare {
   congested(now: number, took: number, sent: number): void {
     const { count } = this.limit;
     this.streak = 0;
+    if (this.state === 'probe' || this.state === 'prove') this.failed++;
     if (this.level >= count) {
       // The first sign of other legs: the share is what went through, and at least the part of
       // one of as many legs as the hold counts (a leg that got nothing through yet asks for a
@@ -139,6 +172,23 @@ export class RateShare {
     return level > fair ? Math.max(fair, level * this.policy.shareKeep) : level;
   }
 
+  /** Told of other legs (the hint, above one) and of this leg's own plan: probes with care. */
+  private planned(): boolean {
+    return (this.options.legs ?? 1) > 1 && this.plan !== undefined;
+  }
+
+  /**
+   * Too early to probe: planned, not yet past shareProbeFrom of the plan (or within a share of
+   * its end), and not starved below the fair share.
+   */
+  private early(): boolean {
+    if (!this.planned()) return false;
+    const plan = this.plan!;
+    const done = this.answeredSincePlan;
+    const starved = this.level * this.legs < this.policy.shareStarved * this.limit.count;
+    return !starved && (done < this.policy.shareProbeFrom * plan || plan - done < this.level);
+  }
+
   /** The legs a probe that finds room takes to be done. */
   private gone(): number {
     return 2 ** Math.min(this.streak, 5);
@@ -168,6 +218,7 @@ export class RateShare {
       starved *
       Math.min(legs, this.policy.shareHoldLegs) *
       this.limit.windowMs *
+      (this.planned() ? this.policy.sharePlannedHold * 2 ** Math.min(this.failed, 3) : 1) *
       (0.5 + this.options.random())
     );
   }

@@ -518,6 +518,8 @@ async function writeResults(
     requestsPerUnit: 2,
     trail: run.trail,
   });
+  // Legs of a matrix (the legs setting) probe for a finished leg's part late in their own writes.
+  client.scheduler.expect(planCost(plan));
   progress.begin(` (${plan.creates} new, ${plan.updates} changed, ${plan.unchanged} unchanged)`);
   try {
     await writePlan(client, plan, {
