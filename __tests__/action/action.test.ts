@@ -3,10 +3,10 @@
  * __tests__/helpers/action-in-process.ts) against the emulator: outputs, summary, exit codes and
  * the service's final state. The bundle's own runs are __tests__/e2e/action.test.ts.
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { closeEmulators, emulator, RO, RW, testSeed } from '../helpers/emulator.js';
+import { base, CASES, dir, junitFile, seed } from '../helpers/login-suite.js';
+import { closeEmulators, emulator, RO, RW } from '../helpers/emulator.js';
 import { runActionInProcess as runAction } from '../helpers/action-in-process.js';
 import { closeAll, startServer } from '../helpers/http-server.js';
 import { executionsOf } from '../helpers/publish.js';
@@ -16,36 +16,6 @@ afterEach(async () => {
   await closeEmulators();
   await closeAll();
 });
-
-const dir = mkdtempSync(join(tmpdir(), 'testcycle-e2e-'));
-function junitFile(name: string, cases: [string, 'pass' | 'fail' | 'skip'][]): string {
-  const body = cases
-    .map(
-      ([n, r]) =>
-        `<testcase classname="app.LoginTest" name="${n}" file="src/login.test.ts" line="${n.length}">${r === 'fail' ? `<failure message="${n} broke">trace</failure>` : r === 'skip' ? '<skipped/>' : ''}</testcase>`,
-    )
-    .join('\n');
-  const file = join(dir, name);
-  writeFileSync(
-    file,
-    `<?xml version="1.0"?>\n<testsuites><testsuite name="LoginTest">\n${body}\n</testsuite></testsuites>\n`,
-  );
-  return file;
-}
-
-const CASES = ['opens', 'logs_in', 'logs_out', 'resets', 'locks'];
-function seed() {
-  return testSeed({
-    testCases: CASES.map((n, i) => ({
-      name: n,
-      automationKey: `src/login.test.ts › app.LoginTest.${n}`,
-      status: 'ACTIVE',
-      automationStatus: 'AUTOMATED',
-      priority: i < 2 ? 'CRITICAL' : 'LOW',
-    })),
-  });
-}
-const base = (url: string, token = RW) => ({ 'base-url': url, token, 'rate-limit': '1000/1m' });
 
 describe('action: publish', () => {
   test('pass: results published, outputs set, job summary written, exit 0', async () => {

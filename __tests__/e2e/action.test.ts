@@ -5,10 +5,10 @@
  * Every mode's behaviour is tested in this process, from src, in __tests__/action.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { closeEmulators, emulator, RW, testSeed } from '../helpers/emulator.js';
+import { base, dir, junitFile, seed } from '../helpers/login-suite.js';
+import { closeEmulators, emulator, RW } from '../helpers/emulator.js';
 import { runAction } from '../helpers/action.js';
 import { closeAll, startServer } from '../helpers/http-server.js';
 import { executionsOf } from '../helpers/publish.js';
@@ -17,36 +17,6 @@ afterEach(async () => {
   await closeEmulators();
   await closeAll();
 });
-
-const dir = mkdtempSync(join(tmpdir(), 'testcycle-e2e-'));
-function junitFile(name: string, cases: [string, 'pass' | 'fail' | 'skip'][]): string {
-  const body = cases
-    .map(
-      ([n, r]) =>
-        `<testcase classname="app.LoginTest" name="${n}" file="src/login.test.ts" line="${n.length}">${r === 'fail' ? `<failure message="${n} broke">trace</failure>` : r === 'skip' ? '<skipped/>' : ''}</testcase>`,
-    )
-    .join('\n');
-  const file = join(dir, name);
-  writeFileSync(
-    file,
-    `<?xml version="1.0"?>\n<testsuites><testsuite name="LoginTest">\n${body}\n</testsuite></testsuites>\n`,
-  );
-  return file;
-}
-
-const CASES = ['opens', 'logs_in', 'logs_out', 'resets', 'locks'];
-function seed() {
-  return testSeed({
-    testCases: CASES.map((n, i) => ({
-      name: n,
-      automationKey: `src/login.test.ts › app.LoginTest.${n}`,
-      status: 'ACTIVE',
-      automationStatus: 'AUTOMATED',
-      priority: i < 2 ? 'CRITICAL' : 'LOW',
-    })),
-  });
-}
-const base = (url: string, token = RW) => ({ 'base-url': url, token, 'rate-limit': '1000/1m' });
 
 describe('the bundle as a release ships it', () => {
   test('pass: results published, outputs set, job summary written, exit 0', async () => {
