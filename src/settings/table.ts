@@ -172,6 +172,16 @@ const REPORT_FILES = `Report files: globs or directories, comma-separated or one
 const CYCLE_NAME_PLACEHOLDERS =
   'Placeholders: {date} {datetime} {sha} {sha7} {branch} {pr} {run_id} {run_number} {env:VAR}.';
 
+/**
+ * Where the traceability reading settings apply: parse shows what they read; publish and sync
+ * read with them only under trace, so given without it they do nothing (and say so).
+ */
+const READ_FOR_TRACE = {
+  modes: ['publish', 'sync'],
+  commands: ['parse', 'publish', 'sync'],
+  needs: [{ anyOf: ['trace'], in: { commands: ['publish', 'sync'], modes: ['publish', 'sync'] } }],
+} as const;
+
 export const SETTINGS = {
   mode: {
     type: 'choice',
@@ -349,48 +359,32 @@ export const SETTINGS = {
     type: 'string',
     default: DEFAULT_REQUIREMENT_PATTERN,
     placeholder: 'RE',
-    modes: ['publish', 'sync'],
-    commands: ['parse', 'publish', 'sync'],
+    ...READ_FOR_TRACE,
     description:
       "Traceability: regular expression of a requirement key in a test's name (runners without metadata: jest, vitest, mocha, go) and in a bare tag (@REQ-12); its first group, if it has one, is the key. Values marked by requirement-names are taken whole. Default: REQ-12, REQ12 or PROJ-REQ12, not inside a longer word.",
-    needs: [
-      { anyOf: ['trace'], in: { commands: ['publish', 'sync'], modes: ['publish', 'sync'] } },
-    ],
   },
   'requirement-names': {
     type: 'string',
     default: DEFAULT_REQUIREMENT_NAMES,
     placeholder: 'NAMES',
-    modes: ['publish', 'sync'],
-    commands: ['parse', 'publish', 'sync'],
+    ...READ_FOR_TRACE,
     description:
       'Traceability: the names that mark a requirement, comma-separated, compared without case, - or _: a property (JUnit, pytest record_property, NUnit, xUnit.net trait, TRX, TestNG attribute, CTRF extra) whose value is one key or a comma list, a tag @NAME:KEY, a Playwright annotation type, an Allure label or link type.',
-    needs: [
-      { anyOf: ['trace'], in: { commands: ['publish', 'sync'], modes: ['publish', 'sync'] } },
-    ],
   },
   'work-item-pattern': {
     type: 'string',
     placeholder: 'RE',
-    modes: ['publish', 'sync'],
-    commands: ['parse', 'publish', 'sync'],
+    ...READ_FOR_TRACE,
     description:
       "Traceability: regular expression of a work item key (your tracker's, e.g. PROJ-[0-9]+) in a test's name and in a bare tag; its first group, if it has one, is the key. Default: none, so that names such as UTF-8 or ISO-8601 are never read as work items; values marked by work-item-names are read without it.",
-    needs: [
-      { anyOf: ['trace'], in: { commands: ['publish', 'sync'], modes: ['publish', 'sync'] } },
-    ],
   },
   'work-item-names': {
     type: 'string',
     default: DEFAULT_WORK_ITEM_NAMES,
     placeholder: 'NAMES',
-    modes: ['publish', 'sync'],
-    commands: ['parse', 'publish', 'sync'],
+    ...READ_FOR_TRACE,
     description:
       'Traceability: the names that mark a work item (a tracker key or a URL), as requirement-names does for requirements: a property, a tag @NAME:KEY, a Playwright annotation type (issue), an Allure label or link type (issue), MSTest [WorkItem] (workitem).',
-    needs: [
-      { anyOf: ['trace'], in: { commands: ['publish', 'sync'], modes: ['publish', 'sync'] } },
-    ],
   },
   'on-key-collision': {
     type: 'choice',
