@@ -62,6 +62,17 @@ describe('docs/architecture.md "Retry policy" states the policy the code has', (
     ['shareHoldLegs', `${p.shareHoldLegs} legs`],
     ['sharePhaseWindows', `${p.sharePhaseWindows} windows`],
     ['startSpread', `${p.startSpread}`],
+    ['censusWindows', `${p.censusWindows} window`],
+    ['censusLateFrom', `${p.censusLateFrom} of the plan`],
+    ['censusAgainWindows', `${p.censusAgainWindows} windows`],
+    ['censusSoonWindows', `${p.censusSoonWindows} windows`],
+    ['censusSureAbove', `${p.censusSureAbove}`],
+    ['censusMargin', `${p.censusMargin}`],
+    ['censusDeadBand', `${p.censusDeadBand}`],
+    ['censusCut', `${p.censusCut}`],
+    ['censusCleanWindows', `${p.censusCleanWindows} windows`],
+    ['censusRequestsPerResult', `${p.censusRequestsPerResult}`],
+    ['censusEven', `${p.censusEven}`],
   ])('%s: %s', (budget, written) => {
     expect(defaultOf(budget)).toBe(written);
   });

@@ -145,6 +145,9 @@ export async function legsRun({
     hint,
     sizes,
     requests: stats.total,
+    // The legs' counts of the cycle (src/publish/census.ts): the only aggregates a publish
+    // without thresholds sends.
+    censuses: stats.byRoute['GET /test_case_executions/aggregate'] ?? 0,
     rateLimited: stats.rateLimited,
     ms: Math.round(ms),
     floorMs,
@@ -183,7 +186,7 @@ export const caseName = ({ legs, window, hint }) =>
   `${legs} leg${legs > 1 ? 's' : ''}, ${window}${hint ? `, --legs ${legs}` : ''}`;
 
 export function describeRun(r) {
-  return `${caseName(r).padEnd(26)} ${(r.ms / 1000).toFixed(1)} s / ${(r.floorMs / 1000).toFixed(0)} s = ${r.ratio.toFixed(2)}, ${r.rateLimited} x 429, ${r.lost === 0 ? 'nothing lost' : `${r.lost} LOST`} (${r.requests} requests; processes ${(r.processMs / 1000).toFixed(1)} s)`;
+  return `${caseName(r).padEnd(26)} ${(r.ms / 1000).toFixed(1)} s / ${(r.floorMs / 1000).toFixed(0)} s = ${r.ratio.toFixed(2)}, ${r.rateLimited} x 429, ${r.lost === 0 ? 'nothing lost' : `${r.lost} LOST`} (${r.requests} requests, ${r.censuses} of them censuses; processes ${(r.processMs / 1000).toFixed(1)} s)`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

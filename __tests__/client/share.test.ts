@@ -7,6 +7,7 @@ import { FakeClock } from '../helpers/clock.js';
 import { runLegs, SimulatedWindow } from '../helpers/legs.js';
 import type { RateWindowMode } from '../../src/shared/rate.js';
 import { ServiceClient } from '../../src/client/client.js';
+import { Scheduler } from '../../src/client/scheduler.js';
 import { clientSettings } from '../../src/client/index.js';
 import { settingsFrom } from '../../src/shared/setting-readers.js';
 
@@ -137,4 +138,102 @@ test('the legs setting (--legs, input legs) reaches the pace: legs 3 starts at a
   const alone = new ServiceClient({ ...settings, legs: undefined, clock: new FakeClock() });
   expect(alone.scheduler.currentAllowance).toBe(100);
   await alone.close();
+});
+
+describe.each<RateWindowMode>(['sliding', 'fixed'])(
+  'legs that count every leg’s results (a census), a %s window',
+  (mode) => {
+    // The bench's shapes (bench/legs-bench.mjs), as above; each leg can count the results every
+    // leg wrote in the last window (src/publish/census.ts), at the price of one request.
+    const limit = { count: 60, windowMs: 3000 };
+    const run = async (legs: number, seed: number, census = true) => {
+      const window = new SimulatedWindow(new FakeClock(), limit, mode);
+      const weights = Array.from({ length: legs }, (_, k) => 1 + k / (legs - 1));
+      const sum = weights.reduce((a, b) => a + b, 0);
+      const plans = weights.map((w, k) => ({
+        requests: 2 * Math.round((600 * w) / sum) + 4,
+        startMs: 70 * k,
+        legs,
+        expect: true,
+        census,
+      }));
+      await runLegs(window, plans, { seed, latencyMs: 10, untilMs: 200 * limit.windowMs });
+      const censuses = window.arrivals.filter((a) => a.census).length;
+      // The floor of the publish's own requests: what the censuses cost shows in the wall time.
+      const took = window.took(0, Infinity) - censuses;
+      const floor = (Math.ceil(took / limit.count) - 1) * limit.windowMs;
+      const wall = window.arrivals.at(-1)!.at - window.arrivals[0]!.at;
+      return { ratio: wall / floor, refused: window.refused(0, Infinity), censuses, took };
+    };
+
+    test('three legs: near the floor with at most three 429s, for about one request in thirty', async () => {
+      for (const seed of [1, 2, 3, 4]) {
+        const { ratio, refused, censuses, took } = await run(3, seed);
+        // Probing instead (the test above) costs 19 to 100 429s a run.
+        expect(refused).toBeLessThanOrEqual(3);
+        expect(ratio).toBeLessThanOrEqual(1.13);
+        expect(censuses / took).toBeLessThan(0.035);
+      }
+    });
+
+    test('ten legs: at most ten 429s, where probing for room costs dozens', async () => {
+      for (const seed of [1, 2]) {
+        const counted = await run(10, seed);
+        expect(counted.refused).toBeLessThanOrEqual(10);
+        expect(counted.ratio).toBeLessThanOrEqual(1.25);
+        const probed = await run(10, seed, false);
+        expect(probed.refused).toBeGreaterThan(counted.refused + 10);
+      }
+    });
+  },
+);
+
+test('a lone publisher never takes a census, and a leg whose census is refused probes instead', async () => {
+  const window = new SimulatedWindow(new FakeClock(), LIMIT, 'sliding');
+  await runLegs(window, [{ requests: 10 * LIMIT.count, expect: true, census: true }]);
+  expect(window.arrivals.filter((a) => a.census)).toEqual([]);
+  expect(window.refused(0, Infinity)).toBe(0);
+
+  const clock = new FakeClock();
+  const scheduler = new Scheduler({ clock, rateLimit: LIMIT, legs: 2, random: () => 0.5 });
+  let asked = 0;
+  scheduler.expect(100, async () => {
+    asked++;
+    throw new Error('refused');
+  });
+  const later = (ms: number) => new Promise<void>((r) => clock.after(ms, r));
+  const sends = Array.from({ length: 60 }, () =>
+    scheduler.schedule({ method: 'GET', repeatable: true }, async () => {
+      await later(5);
+      return { kind: 'response' as const, status: 200, value: null };
+    }),
+  );
+  await clock.run(Promise.all(sends), 60 * W, W / 20);
+  scheduler.close();
+  expect(asked).toBe(1);
+});
+
+test('a leg that counts sends evenly over the window, one that does not in bursts', async () => {
+  const gaps = async (census: boolean) => {
+    const clock = new FakeClock();
+    const scheduler = new Scheduler({ clock, rateLimit: LIMIT, legs: 2, random: () => 0.5 });
+    scheduler.expect(100, census ? async () => undefined : undefined);
+    const sent: number[] = [];
+    const later = (ms: number) => new Promise<void>((r) => clock.after(ms, r));
+    const all = Array.from({ length: 40 }, () =>
+      scheduler.schedule({ method: 'GET', repeatable: true }, async () => {
+        sent.push(clock.now());
+        await later(5);
+        return { kind: 'response' as const, status: 200, value: null };
+      }),
+    );
+    await clock.run(Promise.all(all), 60 * W, W / 50);
+    scheduler.close();
+    // After the first window (the start's spread), the gaps between sends.
+    const steady = sent.filter((t) => t >= sent[0]! + W);
+    return steady.slice(1).map((t, i) => t - steady[i]!);
+  };
+  // Half the limit each: 10 a window, so 100 ms apart, give or take a tenth.
+  expect(Math.min(...(await gaps(true)))).toBeGreaterThanOrEqual(0.9 * (W / 10) - 1);
+  expect(Math.min(...(await gaps(false)))).toBeLessThan(20);
 });

@@ -6,6 +6,7 @@
 import { Scheduler } from '../../src/client/scheduler.js';
 import { prng } from '../../src/emulator/http/chaos.js';
 import type { RateLimit, RateWindowMode } from '../../src/shared/rate.js';
+import type { CensusCount } from '../../src/client/share.js';
 import { FakeClock } from './clock.js';
 
 /** What the service saw: every request's arrival, which leg sent it and whether it went through. */
@@ -13,6 +14,10 @@ export interface Arrival {
   at: number;
   leg: number;
   ok: boolean;
+  /** The record a write changed (as a publish's POST and PATCH change one execution). */
+  record?: string;
+  /** A census: a read that counts the records written of late. */
+  census?: boolean;
 }
 
 /** The service's count for one token: every request counts, 429s included. */
@@ -27,7 +32,7 @@ export class SimulatedWindow {
     readonly mode: RateWindowMode = 'sliding',
   ) {}
 
-  admit(leg: number): boolean {
+  admit(leg: number, extra: Pick<Arrival, 'record' | 'census'> = {}): boolean {
     const now = this.clock.now();
     let count: number;
     if (this.mode === 'fixed') {
@@ -41,8 +46,23 @@ export class SimulatedWindow {
       count = this.sliding.length;
     }
     const ok = count <= this.limit.count;
-    this.arrivals.push({ at: now, leg, ok });
+    this.arrivals.push({ at: now, leg, ok, ...extra });
     return ok;
+  }
+
+  /** The results written (every leg's, and `leg`'s own) in the window before now: a census. */
+  census(leg: number, spanMs = this.limit.windowMs): CensusCount {
+    const from = this.clock.now() - spanMs;
+    const all = new Set<string>();
+    const own = new Set<string>();
+    for (let i = this.arrivals.length - 1; i >= 0 && this.arrivals[i]!.at > from; i--) {
+      const a = this.arrivals[i]!;
+      if (!a.ok || a.record === undefined) continue;
+      all.add(a.record);
+      if (a.leg === leg) own.add(a.record);
+    }
+    const ownTotal = this.arrivals.filter((a) => a.ok && a.leg === leg && a.record).length;
+    return { all: all.size, own: own.size, ownTotal, spanMs };
   }
 
   /** Requests of `leg` (every leg when undefined) that went through in [from, to). */
@@ -69,6 +89,8 @@ export interface LegPlan {
   legs?: number;
   /** Whether it tells its Scheduler its requests at the start (Scheduler.expect). */
   expect?: boolean;
+  /** Whether it can count the others' writes too (a census, with Scheduler.expect). */
+  census?: boolean;
 }
 
 export interface Leg {
@@ -84,7 +106,7 @@ export interface Leg {
 export async function runLegs(
   window: SimulatedWindow,
   plans: LegPlan[],
-  { seed = 1, latencyMs = 4, untilMs = 600_000 } = {},
+  { seed = 1, latencyMs = 4, untilMs = 600_000, censusSlack = 0.6, countNoise = 3 } = {},
 ): Promise<Leg[]> {
   const { clock, limit } = window;
   const later = (ms: number) => new Promise<void>((r) => clock.after(ms, r));
@@ -105,26 +127,45 @@ export async function runLegs(
         maxWaitMs: 1e9,
       },
     });
-    if (plan.expect) scheduler.expect(plan.requests);
     const leg: Leg = { scheduler };
     legs[k] = leg;
     const jitter = () => latencyMs * (0.5 + random());
-    const one = () =>
+    const census = async () => {
+      let count: CensusCount | undefined;
+      await scheduler.schedule({ method: 'GET', repeatable: false, first: true }, async () => {
+        await later(jitter() / 2);
+        const ok = window.admit(k, { census: true });
+        // As a publish counts (src/publish/census.ts): from a window before its latest result
+        // to the answer, so over a window and a part of one.
+        if (ok) count = window.census(k, limit.windowMs * (1 + censusSlack * random()));
+        // Machines and networks keep no exact time: a count is off by a few either way.
+        if (count && countNoise)
+          count.all = Math.max(count.own, count.all + Math.round((2 * random() - 1) * countNoise));
+        await later(jitter() / 2);
+        return { kind: 'response' as const, status: ok ? 200 : 429, value: null };
+      });
+      return count;
+    };
+    if (plan.expect) scheduler.expect(plan.requests, plan.census ? census : undefined);
+    const one = (record?: string) =>
       scheduler.schedule({ method: 'GET', repeatable: true }, async () => {
         await later(jitter() / 2);
-        const ok = window.admit(k);
+        const ok = window.admit(k, { record });
         await later(jitter() / 2);
         return { kind: 'response' as const, status: ok ? 200 : 429, value: null };
       });
     let sent = 0;
     const more = () => sent < plan.requests && clock.now() < untilMs;
-    // A publish: a few reads one after another, then its pool keeps eight requests going.
+    // A publish: a few reads one after another, then its pool keeps eight requests going, two
+    // writes to one record each.
     for (let i = 0; i < 3 && more(); i++, sent++) await one();
     await Promise.all(
       Array.from({ length: 8 }, async () => {
         while (more()) {
+          // The second write of a pair writes the result: what a census counts.
+          const record = (sent - 3) % 2 === 1 ? `${k}:${sent}` : undefined;
           sent++;
-          await one();
+          await one(record);
         }
       }),
     );

@@ -99,6 +99,8 @@ export interface AggregateParams {
   filter?: Filter;
   count?: boolean;
   groupBy?: string[];
+  /** Before the requests already waiting (RequestOptions.first). */
+  first?: boolean;
 }
 
 export interface ApiResponse {
@@ -167,6 +169,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Any JSON answer is taken, not only a JSON:API document (the server's /openapi.json). */
   anyJson?: boolean;
+  /** Goes before the requests already waiting for their turn (a census counts the present). */
+  first?: boolean;
 }
 
 /** For a caller's first request of a unit of work: abort before it is sent and nothing was done. */
@@ -269,6 +273,7 @@ export class ServiceClient {
         label: prepared.label,
         repeatable: prepared.repeatable,
         signal: options.signal,
+        first: options.first,
       },
       (attempt) => this.send(prepared, attempt),
     );
@@ -595,7 +600,7 @@ export class ServiceClient {
     if (params.filter) query.push(['filter', toFiltrQL(params.filter)]);
     if (params.count ?? true) query.push(['aggregations[count]', 'true']);
     for (const column of params.groupBy ?? []) query.push(['aggregations[groupBy][]', column]);
-    const res = await this.request('GET', `/${type}/aggregate`, { query });
+    const res = await this.request('GET', `/${type}/aggregate`, { query, first: params.first });
     return res.document ?? {};
   }
 

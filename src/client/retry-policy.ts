@@ -59,6 +59,41 @@ export interface RetryPolicy {
   shareStarved: number;
   /** The first window's requests are spread over up to this fraction of it (jittered). */
   startSpread: number;
+  /**
+   * A leg that can count every leg's results (a census: Scheduler.expect, src/client/share.ts)
+   * takes one about every this many windows, times the legs over censusLegs.
+   */
+  censusWindows: number;
+  /** Legs that count as often as one: more legs count each less often, together as often. */
+  censusLegs: number;
+  /** Before this fraction of its plan a leg counts censusEarly times as far apart, after it censusLate. */
+  censusLateFrom: number;
+  /** How much further apart a leg counts early in its plan (no leg is likely done yet). */
+  censusEarly: number;
+  /** How much further apart (less than one: closer) a leg counts late in its plan. */
+  censusLate: number;
+  /** After a census that found room, the next one comes this many windows later. */
+  censusAgainWindows: number;
+  /** The next census comes this soon when room must be confirmed, or the leg is nearly alone. */
+  censusSoonWindows: number;
+  /** A leg is nearly alone when the others send under this fraction of its pace. */
+  censusAloneBelow: number;
+  /** Room above this fraction of the limit is taken at once; less only when seen twice. */
+  censusSureAbove: number;
+  /** The fraction of the limit the legs leave free by census (what counting cannot see). */
+  censusMargin: number;
+  /** Room under this fraction of the limit is not taken (a census counts whole results). */
+  censusDeadBand: number;
+  /** A counting leg met by a 429 keeps this fraction of its share. */
+  censusCut: number;
+  /** It grows again only after this many windows without a 429 (results fall in a storm). */
+  censusCleanWindows: number;
+  /** Requests a leg assumes the others send per result, until it has measured its own. */
+  censusRequestsPerResult: number;
+  /** A leg measures its own requests per result once it wrote this many results. */
+  censusMeasuredAfter: number;
+  /** A counting leg's requests are at least this fraction of window / share apart (evenly sent). */
+  censusEven: number;
 }
 
 /**
@@ -83,6 +118,22 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   shareProofWindows: 0.5,
   shareStarved: 0.9,
   startSpread: 0.2,
+  censusWindows: 1,
+  censusLegs: 2,
+  censusLateFrom: 0.4,
+  censusEarly: 2,
+  censusLate: 0.6,
+  censusAgainWindows: 1.3,
+  censusSoonWindows: 0.7,
+  censusAloneBelow: 0.5,
+  censusSureAbove: 0.15,
+  censusMargin: 0.01,
+  censusDeadBand: 0.05,
+  censusCut: 0.8,
+  censusCleanWindows: 2,
+  censusRequestsPerResult: 2,
+  censusMeasuredAfter: 10,
+  censusEven: 0.9,
 };
 
 /** The budgets of RetryPolicy an attempt's retry may spend. */

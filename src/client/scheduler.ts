@@ -18,7 +18,9 @@ import {
   retryPolicy,
   secondRoundPauseMs,
 } from './retry-policy.js';
-import { RateShare } from './share.js';
+import { RateShare, type CensusCount } from './share.js';
+
+export type { CensusCount } from './share.js';
 import { errorCode } from './transport.js';
 
 export { type RetryPolicy, DEFAULT_RETRY_POLICY } from './retry-policy.js';
@@ -110,7 +112,12 @@ export interface ScheduleRequest {
   repeatable: boolean;
   /** Once aborted, an attempt still waiting for its turn is never sent: InterruptedError. */
   signal?: AbortSignal;
+  /** Goes before the requests already waiting (a census: what it counts is the present). */
+  first?: boolean;
 }
+
+/** Counts the writes of every leg in about the last window (see RateShare.counted). */
+export type Census = () => Promise<CensusCount | undefined>;
 
 export type ScheduleResult<T> = (
   | { kind: 'response'; status: number; value: T }
@@ -127,7 +134,7 @@ export class Scheduler {
   readonly concurrency: number;
   readonly policy: RetryPolicy;
   private readonly random: () => number;
-  private readonly clock: Clock;
+  readonly clock: Clock;
   private readonly shared: SharedPace | undefined;
   private readonly onWait: ((line: string) => void) | undefined;
   private readonly answerTimeoutMs: number | undefined;
@@ -168,6 +175,12 @@ export class Scheduler {
   /** Set once the run is interrupted: no wait longer than STOP_GRACE_MS starts or goes on. */
   private stopping = false;
   private readonly sleepers = new Set<() => void>();
+  /** Counts every leg's results (Scheduler.expect); one census at a time. */
+  private census: Census | undefined;
+  private censusRunning = false;
+  private cancelCensus: (() => void) | undefined;
+  private censusTimerAt = Infinity;
+  private lastSentAt = -Infinity;
 
   constructor(options: SchedulerOptions = {}) {
     this.rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
@@ -211,6 +224,8 @@ export class Scheduler {
   close(): void {
     this.shared?.flush();
     this.stopTimer();
+    this.stopCensusTimer();
+    this.census = undefined;
   }
 
   private stopTimer(): void {
@@ -244,8 +259,57 @@ export class Scheduler {
    * This process plans `requests` more requests (a publish's writes): told of the other legs
    * too (`legs`), it probes for a finished leg's part only late in its plan (share.ts).
    */
-  expect(requests: number): void {
-    this.share.expect(requests);
+  expect(requests: number, census?: Census): void {
+    this.census = census;
+    this.share.expect(requests, census !== undefined, this.clock.now());
+    this.censusSoon();
+  }
+
+  /** Wakes for the next census (answers come in bursts, and may not come when it is due). */
+  private censusSoon(): void {
+    const at = this.share.censusAt;
+    if (at === this.censusTimerAt) return;
+    this.stopCensusTimer();
+    if (!Number.isFinite(at)) return;
+    this.censusTimerAt = at;
+    this.cancelCensus = this.clock.after(Math.max(0, at - this.clock.now()) + 1, () => {
+      this.cancelCensus = undefined;
+      this.censusTimerAt = Infinity;
+      this.takeCensus(this.clock.now());
+    });
+  }
+
+  private stopCensusTimer(): void {
+    this.cancelCensus?.();
+    this.cancelCensus = undefined;
+    this.censusTimerAt = Infinity;
+  }
+
+  /**
+   * Takes a census when the share asks for one: one at a time, first in the queue (what it
+   * counts is the present), never fatal.
+   */
+  private takeCensus(now: number): void {
+    if (!this.census || this.censusRunning) return;
+    if (now < this.share.censusAt) return this.censusSoon();
+    this.censusRunning = true;
+    this.census()
+      .then(
+        (count) => {
+          const at = this.clock.now();
+          this.expire(at);
+          if (count) this.share.counted(at, count, this.inFlight + this.completions.length);
+        },
+        () => {
+          // Refused for good (the census says why, to its caller): pace by probing.
+          this.census = undefined;
+          this.share.stopCounting();
+        },
+      )
+      .finally(() => {
+        this.censusRunning = false;
+        this.censusSoon();
+      });
   }
 
   /** The pace currently allowed (requests per window): this process's share of the limit. */
@@ -263,7 +327,7 @@ export class Scheduler {
     let rateLimited = 0;
     const what = request.label ?? request.method;
     for (let attempts = 1; ; attempts++) {
-      await this.acquire(request.signal);
+      await this.acquire(request.signal, request.first);
       if (request.signal?.aborted) {
         // Aborted between its turn and its send (from a promise callback, not a signal handler):
         // still unsent, so it is dropped like any request that was waiting.
@@ -496,7 +560,7 @@ export class Scheduler {
     this.onWait(`waiting ${upTo ? 'up to ' : ''}${formatWait(ms)} (until ${until} UTC): ${what}`);
   }
 
-  private acquire(signal?: AbortSignal): Promise<void> {
+  private acquire(signal?: AbortSignal, first = false): Promise<void> {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(new InterruptedError());
       const onAbort = () => {
@@ -514,7 +578,8 @@ export class Scheduler {
         },
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiters.push(waiter);
+      if (first) this.waiters.unshift(waiter);
+      else this.waiters.push(waiter);
       this.pump();
     });
   }
@@ -533,6 +598,7 @@ export class Scheduler {
     if (took) {
       this.tookCount++;
       this.share.answered(this.inFlight + this.completions.length, this.clock.now());
+      this.takeCensus(this.clock.now());
     }
     this.shared?.record(this.clock.wall());
     this.pump();
@@ -573,6 +639,15 @@ export class Scheduler {
         const probeAt = this.completions[0]! + this.rateLimit.windowMs - 2 * this.rttMs - 1;
         if (now < probeAt) return this.wait(probeAt, now, true);
       }
+      // A leg that counts (a census) sends evenly over the window, not in one burst as its oldest
+      // answers leave it: the others' counts then say their pace, and a window aligned to the
+      // clock sees each leg's share in every part of it.
+      if (Number.isFinite(this.share.censusAt)) {
+        const next =
+          this.lastSentAt + (this.rateLimit.windowMs / allowance) * this.policy.censusEven;
+        if (now < next) return this.wait(next, now, false);
+      }
+      this.lastSentAt = now;
       if (this.spreadFrom === -Infinity) this.spreadFrom = now;
       this.spreadNext = now + this.spreadMs;
       this.inFlight++;

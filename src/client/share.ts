@@ -21,9 +21,29 @@
  * shareProofWindows before it counts as room (in a window aligned to the clock, a probe early in
  * the window goes through though the window is full). A leg starved below shareStarved of the
  * fair share probes as before.
+ *
+ * A leg that can take a census (a publish: src/publish/census.ts counts every leg's results in
+ * the cycle in about the last window, with one request) does not probe at all: once it shares
+ * the token, it counts now and then (rarely early in its plan, more often later), works out what
+ * the legs together send, and takes a part of what they leave free. Only a 429 lowers its share.
+ * It sends evenly over the window (Scheduler), so that counts say paces. A lone publisher never
+ * counts.
  */
 import type { RateLimit } from '../shared/rate.js';
 import type { RetryPolicy } from './retry-policy.js';
+
+/**
+ * A census of the service (Scheduler.expect): the writes it recorded in about the last window,
+ * of every leg and of this one (a publish counts its cycle's executions written since then).
+ */
+export interface CensusCount {
+  all: number;
+  own: number;
+  /** This leg's results since its plan began (Scheduler.expect): its requests per result. */
+  ownTotal: number;
+  /** How long a time `all` and `own` were counted over (ms); a window when not told. */
+  spanMs?: number;
+}
 
 export interface RateShareOptions {
   /** Legs publishing at once on this token (the `legs` hint): start at 1/legs of the limit. */
@@ -58,6 +78,15 @@ export class RateShare {
   /** The requests this leg plans from `plannedAt` on (Scheduler.expect), and those answered. */
   private plan: number | undefined;
   private answeredSincePlan = 0;
+  /** A census can be taken (Scheduler.expect): shares are found by counting, not by probes. */
+  private counting = false;
+  /** When the next census is due. */
+  private nextCensus = Infinity;
+  /** When this leg last met a 429. */
+  private congestedAt = -Infinity;
+  private startedAt = 0;
+  private censuses = 0;
+  private roomBefore = false;
 
   constructor(
     private readonly limit: RateLimit,
@@ -74,10 +103,102 @@ export class RateShare {
     this.holdMs = this.hold(this.legs);
   }
 
-  /** This leg plans `requests` more (Scheduler.expect): with the hint, it probes with care. */
-  expect(requests: number): void {
+  /**
+   * This leg plans `requests` more (Scheduler.expect): with the hint, it probes with care; with a
+   * census, it counts instead of probing.
+   */
+  expect(requests: number, census = false, now = 0): void {
     this.plan = Math.max(0, requests);
     this.answeredSincePlan = 0;
+    this.counting = census;
+    this.censuses = 0;
+    this.startedAt = now;
+    this.nextCensus = census ? now + this.censusInterval() : Infinity;
+  }
+
+  /** The census failed for good (the service refused it): probe, as without one. */
+  stopCounting(): void {
+    this.counting = false;
+    this.nextCensus = Infinity;
+  }
+
+  /** When the next census is due: counting and sharing the token (Infinity: none). */
+  get censusAt(): number {
+    return this.counting && this.level < this.limit.count ? this.nextCensus : Infinity;
+  }
+
+  /**
+   * A census came back, with `inWindow` of this leg's requests in its window. The legs publish
+   * alike, so they send about as many requests a result as this one (its requests since the
+   * plan began, censuses aside, over its results); with the other legs' censuses, that is what
+   * the window holds. Room beyond a margin (and past a dead band that counting cannot resolve)
+   * is taken in proportion to this leg's pace, and at least 1/legs of it, so that a leg squeezed
+   * small is not kept small; the next census comes once the others' growth is in the window. A
+   * census never lowers the share: its counts are noisy, and a 429 says too much for certain.
+   */
+  counted(now: number, count: CensusCount, inWindow: number): void {
+    const { count: limit, windowMs } = this.limit;
+    const { policy } = this;
+    this.censuses++;
+    this.nextCensus = now + this.censusInterval();
+    const perResult =
+      count.ownTotal >= policy.censusMeasuredAfter
+        ? Math.max(1, (this.answeredSincePlan - this.censuses) / count.ownTotal)
+        : policy.censusRequestsPerResult;
+    const legs = this.legsCounted();
+    const theirCensuses = ((legs - 1) * windowMs) / this.meanCensusInterval();
+    const mine = Math.max(1, inWindow);
+    const perWindow = windowMs / Math.max(windowMs, count.spanMs ?? windowMs);
+    const theirs = Math.max(0, count.all - count.own) * perWindow * perResult;
+    const total = mine + theirs + theirCensuses;
+    const room = limit * (1 - policy.censusMargin) - total;
+    // The first windows hold the start's reads and creates with no result yet, and windows with
+    // 429s hold requests no census sees (results fall while the window is over, and room seen
+    // then feeds the storm): act only once the start and this leg's last 429 are well past.
+    const cleanFrom = Math.max(
+      this.startedAt + 2 * windowMs,
+      this.congestedAt + policy.censusCleanWindows * windowMs,
+    );
+    if (now < cleanFrom) {
+      this.nextCensus = cleanFrom + 1;
+    } else if (room > policy.censusDeadBand * limit) {
+      // Room: taken at once when large (a leg is done), else only when the next census, soon,
+      // sees it too (a count is off by a few either way, and room that is not there is a 429).
+      if (room > policy.censusSureAbove * limit || this.roomBefore) {
+        const part = room * Math.min(1, Math.max(mine / total, 1 / legs));
+        this.level = Math.min(limit - 1, Math.max(this.level, inWindow) + part);
+        // Nearly alone, the rest of a leg that is done is still leaving the window: count soon.
+        const alone = theirs < policy.censusAloneBelow * mine;
+        this.nextCensus =
+          now + (alone ? policy.censusSoonWindows : policy.censusAgainWindows) * windowMs;
+        this.roomBefore = false;
+      } else {
+        this.roomBefore = true;
+        this.nextCensus = now + policy.censusSoonWindows * windowMs;
+      }
+    } else this.roomBefore = false;
+    this.legs = Math.min(policy.shareHoldLegs, Math.max(1, Math.round(total / mine)));
+    this.begin('hold', now);
+  }
+
+  /** The legs sharing the token, as the hint says (or as 429s and censuses told). */
+  private legsCounted(): number {
+    return Math.max(1, this.options.legs ?? this.legs);
+  }
+
+  /** Censuses are censusWindows apart, times the legs over censusLegs (jittered). */
+  private meanCensusInterval(): number {
+    const { censusWindows, censusLegs } = this.policy;
+    return censusWindows * Math.max(1, this.legsCounted() / censusLegs) * this.limit.windowMs;
+  }
+
+  private censusInterval(): number {
+    // Early in its plan no leg is likely done yet; later, a leg done frees room every so often.
+    const { censusLateFrom, censusEarly, censusLate } = this.policy;
+    const late = !this.plan || this.answeredSincePlan >= censusLateFrom * this.plan;
+    return (
+      this.meanCensusInterval() * (late ? censusLate : censusEarly) * (0.5 + this.options.random())
+    );
   }
 
   /** Requests this leg may have in one window at `now`. */
@@ -85,6 +206,7 @@ export class RateShare {
     const { count } = this.limit;
     if (this.level >= count) return count;
     const held = Math.max(1, Math.floor(this.level));
+    if (this.counting) return held;
     if (this.state === 'hold' && now >= this.since + this.holdMs && !this.early())
       this.begin('probe', now);
     if (this.state === 'probe' || this.state === 'prove') return held + 1;
@@ -107,6 +229,7 @@ export class RateShare {
   answered(inWindow: number, now: number): void {
     this.answeredSincePlan++;
     this.reached = Math.max(this.reached, inWindow);
+    if (this.counting) return;
     const held = Math.max(1, Math.floor(this.level));
     if (this.planned()) {
       // Room only once one request above the share has gone through for a while.
@@ -139,6 +262,13 @@ export class RateShare {
    */
   congested(now: number, took: number, sent: number): void {
     const { count } = this.limit;
+    this.congestedAt = now;
+    if (this.counting && this.level < count) {
+      // Counting: the window is over. Give up a part at once; a census once the window is
+      // clean says where the legs stand.
+      this.level = Math.max(1, this.level * this.policy.censusCut);
+      return this.begin('hold', now);
+    }
     this.streak = 0;
     if (this.state === 'probe' || this.state === 'prove') this.failed++;
     if (this.level >= count) {

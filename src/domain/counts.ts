@@ -73,7 +73,8 @@ export function readGrouped(
   return undefined;
 }
 
-function readCount(doc: JsonApiDocument): number | undefined {
+/** An ungrouped aggregate's count: data.attributes.count, or meta.count. */
+export function readCount(doc: JsonApiDocument): number | undefined {
   const data = doc.data as Row | undefined;
   const attrs = (data?.attributes as Row | undefined) ?? {};
   const count = attrs.count ?? doc.meta?.count;

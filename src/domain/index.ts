@@ -4,7 +4,7 @@
  * the write pool, idempotent create, plan costs, progress and warnings. The pipeline, sync, triage
  * and the dashboard enter it here; it knows none of them.
  */
-export { cycleCounts, readGrouped } from './counts.js';
+export { cycleCounts, readCount, readGrouped } from './counts.js';
 export {
   SERIES_PAGES,
   checkPatternPlaceholders,

@@ -3,6 +3,7 @@
  * Adapters (CLI, action, library users) call publish() with one options object.
  */
 import type { Resource, ServiceClient } from '../client/index.js';
+import { cycleCensus } from './census.js';
 import { stopIfInterrupted, TestcycleError, type Words } from '../shared/errors.js';
 import { oneLine, type Logger, silentLogger } from '../shared/redact.js';
 import type { ParsedReport, TestResult } from '../parsers/index.js';
@@ -518,8 +519,14 @@ async function writeResults(
     requestsPerUnit: 2,
     trail: run.trail,
   });
-  // Legs of a matrix (the legs setting) probe for a finished leg's part late in their own writes.
-  client.scheduler.expect(planCost(plan));
+  // Legs of a matrix on one token (a 429, or the legs setting) count every leg's results in the
+  // cycle to find their share (src/publish/census.ts); a lone publisher never counts.
+  const census = cycleCensus(client, cycleId, (reason) =>
+    run.warn(
+      `Matrix legs: the service refused to count the cycle's recent results, so this leg finds its share of the rate limit by probing instead (${reason})`,
+    ),
+  );
+  client.scheduler.expect(planCost(plan), census.census);
   progress.begin(` (${plan.creates} new, ${plan.updates} changed, ${plan.unchanged} unchanged)`);
   try {
     await writePlan(client, plan, {
@@ -533,6 +540,7 @@ async function writeResults(
         else if (outcome.written) written.updated++;
         else written.alreadyThere++;
         written.final.set(outcome.caseId, outcome.result);
+        census.wrote(outcome.result, outcome.writtenAt);
         progress.step();
       },
       signal: options.signal,

@@ -155,6 +155,8 @@ export interface WriteOutcome {
   result: ExecutionResult;
   created: boolean;
   written: boolean;
+  /** When the service stamped the last write (its updatedAt), when there was one. */
+  writtenAt?: string;
 }
 
 export interface WriteContext {
@@ -306,11 +308,13 @@ async function updateExecution(
       return target === there ? null : { result: target };
     },
   });
+  const stamped = out.resource.attributes.updatedAt;
   return {
     caseId: execution.caseId,
     executionId: execution.id,
     result: (out.resource.attributes.result as ExecutionResult | undefined) ?? result,
     created: false,
     written: out.written,
+    writtenAt: out.written && typeof stamped === 'string' ? stamped : undefined,
   };
 }
