@@ -10,6 +10,7 @@ import { ServiceClient } from '../../src/client/client.js';
 import { Scheduler } from '../../src/client/scheduler.js';
 import { clientSettings } from '../../src/client/index.js';
 import { settingsFrom } from '../../src/shared/setting-readers.js';
+import { jobClientSettings } from '../../src/job/job.js';
 
 const LIMIT = { count: 20, windowMs: 1000 };
 const W = LIMIT.windowMs;
@@ -236,4 +237,24 @@ test('a leg that counts sends evenly over the window, one that does not in burst
   // Half the limit each: 10 a window, so 100 ms apart, give or take a tenth.
   expect(Math.min(...(await gaps(true)))).toBeGreaterThanOrEqual(0.9 * (W / 10) - 1);
   expect(Math.min(...(await gaps(false)))).toBeLessThan(20);
+});
+
+test("without legs, a job takes the CI's count of its parallel copies (GitLab parallel, CircleCI, Buildkite); legs given wins", () => {
+  const given = (extra: Record<string, string> = {}) =>
+    settingsFrom({ 'base-url': 'https://eu.example.com', token: 'tok-0123456789', ...extra });
+  expect(jobClientSettings(given(), { CI_NODE_TOTAL: '4' }).legs).toBe(4);
+  expect(jobClientSettings(given(), { CIRCLE_NODE_TOTAL: '3' }).legs).toBe(3);
+  expect(jobClientSettings(given(), { BUILDKITE_PARALLEL_JOB_COUNT: '6' }).legs).toBe(6);
+  expect(jobClientSettings(given({ legs: '2' }), { CI_NODE_TOTAL: '4' }).legs).toBe(2);
+  // A job alone, and what is no count, leave the whole limit to the job.
+  for (const value of ['1', '', ' ', 'three', '2.5', '-3', '1e3', '100000'])
+    expect(jobClientSettings(given(), { CI_NODE_TOTAL: value }).legs).toBeUndefined();
+  expect(jobClientSettings(given(), {}).legs).toBeUndefined();
+  // Through the client: a third of the limit for each of three copies.
+  const client = new ServiceClient({
+    ...jobClientSettings(given(), { CI_NODE_TOTAL: '3' }),
+    clock: new FakeClock(),
+  });
+  expect(client.scheduler.currentAllowance).toBe(33);
+  void client.close();
 });

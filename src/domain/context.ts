@@ -325,6 +325,34 @@ export function renderCycleName(
   return name.trim();
 }
 
+/**
+ * The CI variables that say how many copies of this job run in parallel, in the order they are
+ * read: GitLab's `parallel:`, CircleCI's and Buildkite's `parallelism`. GitHub Actions has none
+ * (its matrix size is `${{ strategy.job-total }}`, given as the `legs` input).
+ */
+export const PARALLEL_VARIABLES = [
+  'CI_NODE_TOTAL',
+  'CIRCLE_NODE_TOTAL',
+  'BUILDKITE_PARALLEL_JOB_COUNT',
+] as const;
+
+/**
+ * The `legs` a run takes when not given one: the CI's count of parallel copies of this job, when
+ * it is a whole number from 2 to `max` (1 is a job alone; anything else is no count, and ignored).
+ */
+export function parallelLegs(
+  env: Record<string, string | undefined>,
+  max: number,
+): number | undefined {
+  for (const name of PARALLEL_VARIABLES) {
+    const text = env[name]?.trim();
+    if (!text || !/^\d{1,6}$/.test(text)) continue;
+    const n = Number(text);
+    if (n >= 2 && n <= max) return n;
+  }
+  return undefined;
+}
+
 /** The CI variables that name the checkout's root, in the order they are read. */
 export const WORKSPACE_VARIABLES = [
   'GITHUB_WORKSPACE',

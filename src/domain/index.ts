@@ -46,6 +46,7 @@ export {
   ciContext,
   ciIdentity,
   isPullRequest,
+  parallelLegs,
   renderCycleName,
   type CiContext,
   type CiIdentity,

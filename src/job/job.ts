@@ -16,6 +16,7 @@ import {
 import type { Logger, Redactor } from '../shared/redact.js';
 import type { SettingSource } from '../shared/setting-readers.js';
 import { idleSettings, settingOf, type Place } from '../settings/index.js';
+import { parallelLegs } from '../domain/index.js';
 
 type Env = Record<string, string | undefined>;
 
@@ -78,12 +79,22 @@ export function maskToken(redactor: Redactor, settings: SettingSource | undefine
   if (variable) redactor.add(env[variable]);
 }
 
+/**
+ * The client's settings of a job: `legs`, when not given, is the CI's count of parallel copies of
+ * this job (GitLab `parallel:`, CircleCI and Buildkite `parallelism`), which publish at once.
+ */
+export function jobClientSettings(settings: SettingSource, env: Env): ClientSettings {
+  const options = clientSettings(settings);
+  options.legs ??= parallelLegs(env, settingOf('legs')?.max ?? Infinity);
+  return options;
+}
+
 /** Token masked, idle settings said, settings checked, reports read, client built, job run. */
 export async function runJob<R>(job: Job<R>, io: JobIO): Promise<JobOutcome<R>> {
   maskToken(io.redactor, io.settings, io.env);
   // Said first (docs/design.md "Settings that do nothing"), so a usage error after them is not alone.
   for (const warning of idleSettings(io.given, io.settings, io.place)) io.logger.warn(warning);
-  const options = clientSettings(io.settings);
+  const options = jobClientSettings(io.settings, io.env);
   const run = await job(io);
   const client = new ServiceClient({
     ...options,
