@@ -256,8 +256,9 @@ export class Scheduler {
   }
 
   /**
-   * This process plans `requests` more requests (a publish's writes): told of the other legs
-   * too (`legs`), it probes for a finished leg's part only late in its plan (share.ts).
+   * This process plans `requests` more requests (a publish's writes). Sharing the token (the
+   * `legs` hint, or a 429 met), it finds its share by `census` when given one (a count of every
+   * leg's results), else by probing late in its plan (share.ts).
    */
   expect(requests: number, census?: Census): void {
     this.census = census;

@@ -33,11 +33,14 @@ import type { RateLimit } from '../shared/rate.js';
 import type { RetryPolicy } from './retry-policy.js';
 
 /**
- * A census of the service (Scheduler.expect): the writes it recorded in about the last window,
- * of every leg and of this one (a publish counts its cycle's executions written since then).
+ * A census (Scheduler.expect): the results the service recorded in about the last window, of
+ * every leg and of this one (a publish counts its cycle's executions given a result since then,
+ * src/publish/census.ts).
  */
 export interface CensusCount {
+  /** Results of every leg, this one's included. */
   all: number;
+  /** This leg's among them. */
   own: number;
   /** This leg's results since its plan began (Scheduler.expect): its requests per result. */
   ownTotal: number;
