@@ -4,7 +4,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { REPORT_FORMAT_IDS } from '../src/shared/defaults.js';
-import { THRESHOLD_KEYS } from '../src/settings/table.js';
+import { SETTINGS, THRESHOLD_KEYS } from '../src/settings/table.js';
+import { PARALLEL_VARIABLES, WORKSPACE_VARIABLES } from '../src/domain/context.js';
 import {
   DEFAULT_RETRY_POLICY,
   worstCaseAttempts,
@@ -83,4 +84,11 @@ describe('docs/architecture.md "Retry policy" states the policy the code has', (
     expect(section).toContain(`= ${attempts}\` attempts`);
     expect(section).toContain(`x ${attempts} = ${requests} requests**`);
   });
+});
+
+test('the settings that default from CI variables name every variable the code reads', () => {
+  expect(PARALLEL_VARIABLES.filter((v) => !SETTINGS.legs.description.includes(v))).toEqual([]);
+  expect(WORKSPACE_VARIABLES.filter((v) => !SETTINGS.workspace.description.includes(v))).toEqual(
+    [],
+  );
 });

@@ -14,9 +14,9 @@ export interface Arrival {
   at: number;
   leg: number;
   ok: boolean;
-  /** The record a write changed (as a publish's POST and PATCH change one execution). */
-  record?: string;
-  /** A census: a read that counts the records written of late. */
+  /** A write that gave a result (a publish's PATCH after its POST): what a census counts. */
+  result?: boolean;
+  /** A census: a read that counts the results written of late. */
   census?: boolean;
 }
 
@@ -32,7 +32,7 @@ export class SimulatedWindow {
     readonly mode: RateWindowMode = 'sliding',
   ) {}
 
-  admit(leg: number, extra: Pick<Arrival, 'record' | 'census'> = {}): boolean {
+  admit(leg: number, extra: Pick<Arrival, 'result' | 'census'> = {}): boolean {
     const now = this.clock.now();
     let count: number;
     if (this.mode === 'fixed') {
@@ -53,16 +53,14 @@ export class SimulatedWindow {
   /** The results written (every leg's, and `leg`'s own) in the window before now: a census. */
   census(leg: number, spanMs = this.limit.windowMs): CensusCount {
     const from = this.clock.now() - spanMs;
-    const all = new Set<string>();
-    const own = new Set<string>();
-    for (let i = this.arrivals.length - 1; i >= 0 && this.arrivals[i]!.at > from; i--) {
-      const a = this.arrivals[i]!;
-      if (!a.ok || a.record === undefined) continue;
-      all.add(a.record);
-      if (a.leg === leg) own.add(a.record);
-    }
-    const ownTotal = this.arrivals.filter((a) => a.ok && a.leg === leg && a.record).length;
-    return { all: all.size, own: own.size, ownTotal, spanMs };
+    const results = this.arrivals.filter((a) => a.ok && a.result);
+    const recent = results.filter((a) => a.at > from);
+    return {
+      all: recent.length,
+      own: recent.filter((a) => a.leg === leg).length,
+      ownTotal: results.filter((a) => a.leg === leg).length,
+      spanMs,
+    };
   }
 
   /** Requests of `leg` (every leg when undefined) that went through in [from, to). */
@@ -147,10 +145,10 @@ export async function runLegs(
       return count;
     };
     if (plan.expect) scheduler.expect(plan.requests, plan.census ? census : undefined);
-    const one = (record?: string) =>
+    const one = (result = false) =>
       scheduler.schedule({ method: 'GET', repeatable: true }, async () => {
         await later(jitter() / 2);
-        const ok = window.admit(k, { record });
+        const ok = window.admit(k, { result });
         await later(jitter() / 2);
         return { kind: 'response' as const, status: ok ? 200 : 429, value: null };
       });
@@ -163,9 +161,9 @@ export async function runLegs(
       Array.from({ length: 8 }, async () => {
         while (more()) {
           // The second write of a pair writes the result: what a census counts.
-          const record = (sent - 3) % 2 === 1 ? `${k}:${sent}` : undefined;
+          const result = (sent - 3) % 2 === 1;
           sent++;
-          await one(record);
+          await one(result);
         }
       }),
     );

@@ -19,11 +19,10 @@ import {
   secondRoundPauseMs,
 } from './retry-policy.js';
 import { RateShare, type CensusCount } from './share.js';
-
-export type { CensusCount } from './share.js';
 import { errorCode } from './transport.js';
 
 export { type RetryPolicy, DEFAULT_RETRY_POLICY } from './retry-policy.js';
+export type { CensusCount } from './share.js';
 
 export {
   type RateLimit,
@@ -266,7 +265,10 @@ export class Scheduler {
     this.censusSoon();
   }
 
-  /** Wakes for the next census (answers come in bursts, and may not come when it is due). */
+  /**
+   * Wakes for the next census when it is due. Set again wherever the share's census time changes
+   * (expect, a census's answer, a 429), not on every answer.
+   */
   private censusSoon(): void {
     const at = this.share.censusAt;
     if (at === this.censusTimerAt) return;
@@ -501,6 +503,8 @@ export class Scheduler {
     if (now - this.lastCut >= this.rateLimit.windowMs / 4) {
       this.share.congested(now, this.tookInWindow(now), this.inFlight + this.completions.length);
       this.lastCut = now;
+      // A first 429 may make this leg one that counts: its census is due from now on.
+      this.censusSoon();
     }
     return undefined;
   }
@@ -599,7 +603,6 @@ export class Scheduler {
     if (took) {
       this.tookCount++;
       this.share.answered(this.inFlight + this.completions.length, this.clock.now());
-      this.takeCensus(this.clock.now());
     }
     this.shared?.record(this.clock.wall());
     this.pump();
@@ -643,7 +646,7 @@ export class Scheduler {
       // A leg that counts (a census) sends evenly over the window, not in one burst as its oldest
       // answers leave it: the others' counts then say their pace, and a window aligned to the
       // clock sees each leg's share in every part of it.
-      if (Number.isFinite(this.share.censusAt)) {
+      if (this.share.countsOthers) {
         const next =
           this.lastSentAt + (this.rateLimit.windowMs / allowance) * this.policy.censusEven;
         if (now < next) return this.wait(next, now, false);

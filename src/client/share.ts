@@ -125,9 +125,14 @@ export class RateShare {
     this.nextCensus = Infinity;
   }
 
-  /** When the next census is due: counting and sharing the token (Infinity: none). */
+  /** It counts the other legs: a census is registered and the token is shared (a hint or a 429). */
+  get countsOthers(): boolean {
+    return this.counting && this.level < this.limit.count;
+  }
+
+  /** When the next census is due (Infinity: none). */
   get censusAt(): number {
-    return this.counting && this.level < this.limit.count ? this.nextCensus : Infinity;
+    return this.countsOthers ? this.nextCensus : Infinity;
   }
 
   /**

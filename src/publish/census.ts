@@ -10,9 +10,15 @@
  * stamps on its own answers. A result is a write with a result other than NOT_EXECUTED: a new
  * execution counts once its result is written (its POST alone carries none), a changed one once.
  */
-import { f, ServiceError, type CensusCount, type ServiceClient } from '../client/index.js';
+import {
+  f,
+  isTransient,
+  ServiceError,
+  type CensusCount,
+  type ServiceClient,
+} from '../client/index.js';
 import { readCount } from '../domain/index.js';
-import { EXECUTION_RESULTS } from '../schema/resources.js';
+import { EXECUTION_RESULTS, type ExecutionResult } from '../schema/resources.js';
 
 const COUNTED = EXECUTION_RESULTS.filter((r) => r !== 'NOT_EXECUTED');
 
@@ -20,7 +26,7 @@ export interface CycleCensus {
   /** Counts every leg's results of the last window; undefined when it cannot tell this time. */
   census: () => Promise<CensusCount | undefined>;
   /** A result this leg wrote, with the service's stamp (WriteOutcome.writtenAt). */
-  wrote: (result: string, writtenAt: string | undefined) => void;
+  wrote: (result: ExecutionResult, writtenAt: string | undefined) => void;
 }
 
 export function cycleCensus(
@@ -65,12 +71,7 @@ export function cycleCensus(
       } catch (error) {
         // A refusal (a filter this service does not take, a token that may not read) will not
         // change within the run; a fault or a 429 may.
-        if (
-          error instanceof ServiceError &&
-          error.status >= 400 &&
-          error.status < 500 &&
-          error.status !== 429
-        ) {
+        if (error instanceof ServiceError && !isTransient(error)) {
           onRefused(error.message);
           throw error;
         }
