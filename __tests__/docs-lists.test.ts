@@ -74,6 +74,9 @@ describe('docs/architecture.md "Retry policy" states the policy the code has', (
     ['censusCleanWindows', `${p.censusCleanWindows} windows`],
     ['censusRequestsPerResult', `${p.censusRequestsPerResult}`],
     ['censusEven', `${p.censusEven}`],
+    ['censusSeenAbove', `${p.censusSeenAbove}`],
+    ['censusBlindGrowth', `${p.censusBlindGrowth}`],
+    ['censusBlindAbove', `${p.censusBlindAbove}`],
   ])('%s: %s', (budget, written) => {
     expect(defaultOf(budget)).toBe(written);
   });

@@ -7,9 +7,12 @@
 // 429s; and whether any result was lost.
 //
 //   node bench/legs-bench.mjs [--legs 1,3,10] [--window sliding,fixed] [--hint no,yes] [--runs N]
+//                             [--cycles one|each]
 //
 // runs the chosen subset (default: everything, once) after `npm run build`; `npm run bench` runs
-// every case (bench/run.mjs).
+// every case (bench/run.mjs). `--cycles each` gives every leg a cycle of its own (a cycle per
+// platform): the census of one cycle then sees none of the others, and the legs must find that
+// out (src/client/share.ts).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,7 +46,7 @@ function junit(first, size) {
 }
 
 /** One leg: the CLI's publish, in a process of its own with a temporary folder of its own. */
-function leg(url, dir, report, { legs, hint, limit }) {
+function leg(url, dir, report, { legs, hint, limit, cycle }) {
   const args = [
     'lib/cli/bin.js',
     'publish',
@@ -52,7 +55,7 @@ function leg(url, dir, report, { legs, hint, limit }) {
     '--report',
     report,
     '--cycle-name',
-    'Legs',
+    cycle,
     '--merge',
     'worst',
     '--rate-limit',
@@ -83,6 +86,7 @@ export async function legsRun({
   hint = false,
   total = LEGS_RESULTS,
   limit = LEGS_LIMIT,
+  cycles = 'one',
 }) {
   const sizes = shardSizes(legs, total);
   // The rate window's clock is the wall clock (fixed windows are aligned to it); the first and
@@ -115,7 +119,14 @@ export async function legsRun({
       return file;
     });
     outcomes = await Promise.all(
-      reports.map((report, k) => leg(emu.url, dirs[k], report, { legs, hint, limit })),
+      reports.map((report, k) =>
+        leg(emu.url, dirs[k], report, {
+          legs,
+          hint,
+          limit,
+          cycle: cycles === 'each' ? `Legs ${k + 1}` : 'Legs',
+        }),
+      ),
     );
   } finally {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -123,13 +134,16 @@ export async function legsRun({
   const processMs = performance.now() - started;
   const stats = emu.stats();
   const store = emu.service.store;
-  const cycles = [...store.all('test_cycles')].filter((c) => c.attributes.name === 'Legs');
+  const named = [...store.all('test_cycles')].filter((c) =>
+    String(c.attributes.name).startsWith('Legs'),
+  );
   const byKey = new Map(
     [...store.all('test_cases')].map((c) => [c.id, String(c.attributes.automationKey)]),
   );
+  // One cycle, or one a leg: a cycle too many is a result in the wrong place.
   const executions =
-    cycles.length === 1
-      ? [...store.byForeignKey('test_case_executions', 'testCycleId', cycles[0].id)]
+    named.length === (cycles === 'each' ? legs : 1)
+      ? named.flatMap((c) => [...store.byForeignKey('test_case_executions', 'testCycleId', c.id)])
       : [];
   const wrong = executions.filter((e) => {
     const i = Number(byKey.get(String(e.attributes.testCaseId))?.replace('Suite.test', ''));
@@ -143,6 +157,7 @@ export async function legsRun({
     legs,
     window,
     hint,
+    cycles,
     sizes,
     requests: stats.total,
     // The legs' counts of the cycle (src/publish/census.ts): the only aggregates a publish
@@ -155,6 +170,9 @@ export async function legsRun({
     processMs: Math.round(processMs),
     exitCodes: outcomes.map((o) => o.code),
     lost: total - (executions.length - wrong.length),
+    // Legs that found their census blind (other cycles on the token) and probed instead.
+    blind: outcomes.filter((o) => /the rate limit was used up while this cycle/.test(o.out + o.err))
+      .length,
     errors: outcomes.filter((o) => o.code !== 0).map((o) => o.err.slice(-500)),
   };
 }
@@ -165,12 +183,13 @@ export async function legsBench({
   windows = ['sliding', 'fixed'],
   hints = [false, true],
   runs = 1,
+  cycles = 'one',
   onRun = () => {},
 } = {}) {
   const cases = [];
   for (const window of windows)
     for (const n of legs)
-      for (const hint of hints) if (n > 1 || !hint) cases.push({ legs: n, window, hint });
+      for (const hint of hints) if (n > 1 || !hint) cases.push({ legs: n, window, hint, cycles });
   const results = cases.map((c) => ({ ...c, runs: [] }));
   for (let r = 0; r < runs; r++)
     for (const [k, c] of cases.entries()) {
@@ -182,11 +201,11 @@ export async function legsBench({
 }
 
 /** `3 legs, fixed, --legs 3` */
-export const caseName = ({ legs, window, hint }) =>
-  `${legs} leg${legs > 1 ? 's' : ''}, ${window}${hint ? `, --legs ${legs}` : ''}`;
+export const caseName = ({ legs, window, hint, cycles = 'one' }) =>
+  `${legs} leg${legs > 1 ? 's' : ''}, ${window}${hint ? `, --legs ${legs}` : ''}${cycles === 'each' ? ', a cycle each' : ''}`;
 
 export function describeRun(r) {
-  return `${caseName(r).padEnd(26)} ${(r.ms / 1000).toFixed(1)} s / ${(r.floorMs / 1000).toFixed(0)} s = ${r.ratio.toFixed(2)}, ${r.rateLimited} x 429, ${r.lost === 0 ? 'nothing lost' : `${r.lost} LOST`} (${r.requests} requests, ${r.censuses} of them censuses; processes ${(r.processMs / 1000).toFixed(1)} s)`;
+  return `${caseName(r).padEnd(26)} ${(r.ms / 1000).toFixed(1)} s / ${(r.floorMs / 1000).toFixed(0)} s = ${r.ratio.toFixed(2)}, ${r.rateLimited} x 429, ${r.lost === 0 ? 'nothing lost' : `${r.lost} LOST`} (${r.requests} requests, ${r.censuses} of them censuses${r.blind ? `; ${r.blind} legs found the census blind` : ''}; processes ${(r.processMs / 1000).toFixed(1)} s)`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -196,6 +215,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       window: { type: 'string', default: 'sliding,fixed' },
       hint: { type: 'string', default: 'no,yes' },
       runs: { type: 'string', default: '1' },
+      cycles: { type: 'string', default: 'one' },
     },
   });
   await legsBench({
@@ -203,6 +223,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     windows: values.window.split(','),
     hints: values.hint.split(',').map((h) => h === 'yes'),
     runs: Number(values.runs),
+    cycles: values.cycles,
     onRun: (r) => {
       console.log(describeRun(r));
       for (const e of r.errors) console.log(`  leg failed: ${e}`);

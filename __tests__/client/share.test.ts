@@ -6,6 +6,8 @@
 import { FakeClock } from '../helpers/clock.js';
 import { runLegs, SimulatedWindow } from '../helpers/legs.js';
 import type { RateWindowMode } from '../../src/shared/rate.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../src/client/retry-policy.js';
+import { RateShare } from '../../src/client/share.js';
 import { ServiceClient } from '../../src/client/client.js';
 import { Scheduler } from '../../src/client/scheduler.js';
 import { clientSettings } from '../../src/client/index.js';
@@ -147,30 +149,43 @@ describe.each<RateWindowMode>(['sliding', 'fixed'])(
     // The bench's shapes (bench/legs-bench.mjs), as above; each leg can count the results every
     // leg wrote in the last window (src/publish/census.ts), at the price of one request.
     const limit = { count: 60, windowMs: 3000 };
-    const run = async (legs: number, seed: number, census = true) => {
+    const run = async (
+      legs: number,
+      seed: number,
+      census = true,
+      { cycles = 1, hint = true, policy = {} as Partial<RetryPolicy> } = {},
+    ) => {
       const window = new SimulatedWindow(new FakeClock(), limit, mode);
       const weights = Array.from({ length: legs }, (_, k) => 1 + k / (legs - 1));
       const sum = weights.reduce((a, b) => a + b, 0);
       const plans = weights.map((w, k) => ({
         requests: 2 * Math.round((600 * w) / sum) + 4,
         startMs: 70 * k,
-        legs,
+        legs: hint ? legs : undefined,
         expect: true,
         census,
+        cycle: k % cycles,
       }));
-      await runLegs(window, plans, { seed, latencyMs: 10, untilMs: 200 * limit.windowMs });
+      const ran = await runLegs(window, plans, {
+        seed,
+        latencyMs: 10,
+        untilMs: 200 * limit.windowMs,
+        policy,
+      });
       const censuses = window.arrivals.filter((a) => a.census).length;
       // The floor of the publish's own requests: what the censuses cost shows in the wall time.
       const took = window.took(0, Infinity) - censuses;
       const floor = (Math.ceil(took / limit.count) - 1) * limit.windowMs;
       const wall = window.arrivals.at(-1)!.at - window.arrivals[0]!.at;
-      return { ratio: wall / floor, refused: window.refused(0, Infinity), censuses, took };
+      const blind = ran.filter((leg) => leg.blind).length;
+      return { ratio: wall / floor, refused: window.refused(0, Infinity), censuses, took, blind };
     };
 
     test('three legs: near the floor with at most three 429s, for about one request in thirty', async () => {
       for (const seed of [1, 2, 3, 4]) {
-        const { ratio, refused, censuses, took } = await run(3, seed);
+        const { ratio, refused, censuses, took, blind } = await run(3, seed);
         // Probing instead (the test above) costs 19 to 100 429s a run.
+        expect(blind).toBe(0);
         expect(refused).toBeLessThanOrEqual(3);
         expect(ratio).toBeLessThanOrEqual(1.13);
         expect(censuses / took).toBeLessThan(0.035);
@@ -180,12 +195,49 @@ describe.each<RateWindowMode>(['sliding', 'fixed'])(
     test('ten legs: at most ten 429s, where probing for room costs dozens', async () => {
       for (const seed of [1, 2]) {
         const counted = await run(10, seed);
+        expect(counted.blind).toBe(0);
         expect(counted.refused).toBeLessThanOrEqual(10);
         expect(counted.ratio).toBeLessThanOrEqual(1.25);
         const probed = await run(10, seed, false);
         expect(probed.refused).toBeGreaterThan(counted.refused + 10);
       }
     });
+
+    // A census counts one cycle. Legs that write to cycles of their own (a cycle per platform),
+    // or other tools on the token, send what it cannot see: it shows room that is not there.
+    // Believed, it sends the legs into the limit window after window; a 429 that the census
+    // cannot account for makes them probe instead.
+    const unseeing = { censusBlindAbove: Infinity, censusBlindGrowth: Infinity };
+    test.each([
+      [3, 'cycles of their own', 3, true],
+      [10, 'cycles of their own', 10, true],
+      [10, 'two cycles', 2, true],
+      [3, 'cycles of their own, without legs', 3, false],
+    ])(
+      '%i legs writing to %s: a 429 shows the census blind, and they probe',
+      async (legs, _, cycles, hint) => {
+        const sum = { blind: 0, believed: 0, blindRatio: 0, believedRatio: 0 };
+        const seeds = [1, 2, 3, 4];
+        for (const seed of seeds) {
+          const blind = await run(legs, seed, true, { cycles, hint });
+          const believed = await run(legs, seed, true, { cycles, hint, policy: unseeing });
+          expect(believed.blind).toBe(0);
+          expect(believed.refused).toBeGreaterThan(30);
+          // The legs that counted alone stopped counting (all but perhaps one, done before a 429
+          // told it); with legs it could not all see, some.
+          expect(blind.blind).toBeGreaterThanOrEqual(cycles === legs ? legs - 1 : 1);
+          sum.blind += blind.refused;
+          sum.believed += believed.refused;
+          sum.blindRatio += blind.ratio / seeds.length;
+          sum.believedRatio += believed.ratio / seeds.length;
+        }
+        // Probing costs 429s too, and more in a fixed window (a probe early in a full window
+        // goes through): there, only legs told of each other that each count alone gain.
+        if (mode === 'sliding' || (hint && cycles === legs))
+          expect(sum.blind).toBeLessThan(0.7 * sum.believed);
+        if (mode === 'sliding') expect(sum.blindRatio).toBeLessThan(sum.believedRatio);
+      },
+    );
   },
 );
 
@@ -257,4 +309,64 @@ test("without legs, a job takes the CI's count of its parallel copies (GitLab pa
   });
   expect(client.scheduler.currentAllowance).toBe(33);
   void client.close();
+});
+
+describe('a census that cannot see every leg (RateShare)', () => {
+  const limit = { count: 60, windowMs: 3000 };
+  const start = () => {
+    const share = new RateShare(limit, DEFAULT_RETRY_POLICY, { legs: 3, random: () => 0.5 }, 0);
+    share.expect(600, true, 0);
+    return share;
+  };
+  // Past the start's clean windows: what a census sees now counts.
+  const t = 3 * limit.windowMs;
+  const alone = { all: 10, own: 10, ownTotal: 10, spanMs: limit.windowMs };
+  const shared = { all: 30, own: 10, ownTotal: 10, spanMs: limit.windowMs };
+
+  test('one that never saw another leg grows a share at most twofold; a 429 it cannot account for makes the leg probe', () => {
+    const share = start();
+    expect(share.allowance(t)).toBe(20);
+    // Alone in its cycle, as it sees: room for about forty more, of which it takes twenty.
+    share.counted(t, alone, 20);
+    expect(share.allowance(t)).toBe(2 * 20);
+    expect(share.censusAt).toBeLessThan(Infinity);
+    // The window is full, with twenty of this leg's own in it and none the census saw.
+    share.congested(t + 500, 20, 8);
+    expect(share.blindSince).toBe(t + 500);
+    expect(share.censusAt).toBe(Infinity);
+    expect(share.countsOthers).toBe(false);
+    // It probes from a third of the limit, as the hint says (and not yet: early in its plan).
+    expect(share.allowance(t + 600)).toBe(20);
+  });
+
+  test('one that saw other legs must fall short twice, each time against a census taken after a 429', () => {
+    const share = start();
+    share.counted(t, shared, 20);
+    const grown = share.allowance(t);
+    expect(grown).toBeGreaterThan(20);
+    expect(grown).toBeLessThan(40);
+    // Full, with twenty of its own and the twenty of the others it saw: fifteen more it cannot see.
+    share.congested(t + 500, 20, 8);
+    expect(share.blindSince).toBeUndefined();
+    expect(share.allowance(t + 500)).toBe(Math.floor(grown * DEFAULT_RETRY_POLICY.censusCut));
+    // Another 429 with no census since is not held against the old one.
+    share.congested(t + 1500, 20, 8);
+    expect(share.blindSince).toBeUndefined();
+    // A census once the window is clean, then a 429 short again: blind.
+    const clean = t + 1500 + DEFAULT_RETRY_POLICY.censusCleanWindows * limit.windowMs + 1;
+    share.counted(clean, shared, 20);
+    share.congested(clean + 500, 20, 8);
+    expect(share.blindSince).toBe(clean + 500);
+    expect(share.censusAt).toBe(Infinity);
+  });
+
+  test('a 429 the census accounts for only lowers the share', () => {
+    const share = start();
+    share.counted(t, shared, 20);
+    // Full, with forty of its own and the twenty of the others it saw.
+    share.congested(t + 500, 40, 8);
+    share.congested(t + 1500 + 2 * limit.windowMs, 40, 8);
+    expect(share.blindSince).toBeUndefined();
+    expect(share.countsOthers).toBe(true);
+  });
 });

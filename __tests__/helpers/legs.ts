@@ -7,6 +7,7 @@ import { Scheduler } from '../../src/client/scheduler.js';
 import { prng } from '../../src/emulator/http/chaos.js';
 import type { RateLimit, RateWindowMode } from '../../src/shared/rate.js';
 import type { CensusCount } from '../../src/client/share.js';
+import type { RetryPolicy } from '../../src/client/retry-policy.js';
 import { FakeClock } from './clock.js';
 
 /** What the service saw: every request's arrival, which leg sent it and whether it went through. */
@@ -18,6 +19,8 @@ export interface Arrival {
   result?: boolean;
   /** A census: a read that counts the results written of late. */
   census?: boolean;
+  /** The cycle a result went to (0 unless the legs write to cycles of their own). */
+  cycle?: number;
 }
 
 /** The service's count for one token: every request counts, 429s included. */
@@ -32,7 +35,7 @@ export class SimulatedWindow {
     readonly mode: RateWindowMode = 'sliding',
   ) {}
 
-  admit(leg: number, extra: Pick<Arrival, 'result' | 'census'> = {}): boolean {
+  admit(leg: number, extra: Pick<Arrival, 'result' | 'census' | 'cycle'> = {}): boolean {
     const now = this.clock.now();
     let count: number;
     if (this.mode === 'fixed') {
@@ -50,10 +53,13 @@ export class SimulatedWindow {
     return ok;
   }
 
-  /** The results written (every leg's, and `leg`'s own) in the window before now: a census. */
-  census(leg: number, spanMs = this.limit.windowMs): CensusCount {
+  /**
+   * The results written to `cycle` (every leg's, and `leg`'s own) in the window before now: a
+   * census, which sees no other cycle.
+   */
+  census(leg: number, spanMs = this.limit.windowMs, cycle = 0): CensusCount {
     const from = this.clock.now() - spanMs;
-    const results = this.arrivals.filter((a) => a.ok && a.result);
+    const results = this.arrivals.filter((a) => a.ok && a.result && (a.cycle ?? 0) === cycle);
     const recent = results.filter((a) => a.at > from);
     return {
       all: recent.length,
@@ -89,22 +95,34 @@ export interface LegPlan {
   expect?: boolean;
   /** Whether it can count the others' writes too (a census, with Scheduler.expect). */
   census?: boolean;
+  /** The cycle it writes its results to (0: the one every leg shares). */
+  cycle?: number;
 }
 
 export interface Leg {
   scheduler: Scheduler;
   /** When its last request was answered (ms); undefined while it runs. */
   doneAt?: number;
+  /** Its census showed that it cannot see every leg (Scheduler.expect's onBlind). */
+  blind?: boolean;
 }
 
 /**
  * Runs the legs, each a Scheduler with the limit, the backoffs scaled to the window (as the
- * bench does) and a publish's pool of requests in flight, until all are done or `untilMs`.
+ * bench does) and a publish's pool of requests in flight, until all are done or `untilMs`;
+ * `policy` overrides rows of the retry policy.
  */
 export async function runLegs(
   window: SimulatedWindow,
   plans: LegPlan[],
-  { seed = 1, latencyMs = 4, untilMs = 600_000, censusSlack = 0.6, countNoise = 3 } = {},
+  {
+    seed = 1,
+    latencyMs = 4,
+    untilMs = 600_000,
+    censusSlack = 0.6,
+    countNoise = 3,
+    policy = {} as Partial<RetryPolicy>,
+  } = {},
 ): Promise<Leg[]> {
   const { clock, limit } = window;
   const later = (ms: number) => new Promise<void>((r) => clock.after(ms, r));
@@ -123,6 +141,7 @@ export async function runLegs(
         retryBaseMs: 1000 * scale,
         maxRateLimitAttempts: 1000,
         maxWaitMs: 1e9,
+        ...policy,
       },
     });
     const leg: Leg = { scheduler };
@@ -135,7 +154,7 @@ export async function runLegs(
         const ok = window.admit(k, { census: true });
         // As a publish counts (src/publish/census.ts): from a window before its latest result
         // to the answer, so over a window and a part of one.
-        if (ok) count = window.census(k, limit.windowMs * (1 + censusSlack * random()));
+        if (ok) count = window.census(k, limit.windowMs * (1 + censusSlack * random()), plan.cycle);
         // Machines and networks keep no exact time: a count is off by a few either way.
         if (count && countNoise)
           count.all = Math.max(count.own, count.all + Math.round((2 * random() - 1) * countNoise));
@@ -144,11 +163,12 @@ export async function runLegs(
       });
       return count;
     };
-    if (plan.expect) scheduler.expect(plan.requests, plan.census ? census : undefined);
+    if (plan.expect)
+      scheduler.expect(plan.requests, plan.census ? census : undefined, () => (leg.blind = true));
     const one = (result = false) =>
       scheduler.schedule({ method: 'GET', repeatable: true }, async () => {
         await later(jitter() / 2);
-        const ok = window.admit(k, { result });
+        const ok = window.admit(k, { result, cycle: plan.cycle });
         await later(jitter() / 2);
         return { kind: 'response' as const, status: ok ? 200 : 429, value: null };
       });

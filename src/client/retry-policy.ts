@@ -94,6 +94,15 @@ export interface RetryPolicy {
   censusMeasuredAfter: number;
   /** A counting leg's requests are at least this fraction of window / share apart (evenly sent). */
   censusEven: number;
+  /** A census has seen the other legs once their results are this fraction of the limit. */
+  censusSeenAbove: number;
+  /** Until a census has seen the other legs, one census grows a share at most this many times. */
+  censusBlindGrowth: number;
+  /**
+   * A 429 while the last census and this leg's own window fall short of the limit by more than
+   * this fraction of it: the census cannot see every leg on the token, and the leg probes instead.
+   */
+  censusBlindAbove: number;
 }
 
 /**
@@ -134,6 +143,9 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   censusRequestsPerResult: 2,
   censusMeasuredAfter: 10,
   censusEven: 0.9,
+  censusSeenAbove: 0.1,
+  censusBlindGrowth: 2,
+  censusBlindAbove: 0.25,
 };
 
 /** The budgets of RetryPolicy an attempt's retry may spend. */

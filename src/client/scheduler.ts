@@ -179,6 +179,7 @@ export class Scheduler {
   private censusRunning = false;
   private cancelCensus: (() => void) | undefined;
   private censusTimerAt = Infinity;
+  private onBlind: (() => void) | undefined;
   private lastSentAt = -Infinity;
 
   constructor(options: SchedulerOptions = {}) {
@@ -257,11 +258,14 @@ export class Scheduler {
   /**
    * This process plans `requests` more requests (a publish's writes). Sharing the token (the
    * `legs` hint, or a 429 met), it finds its share by `census` when given one (a count of every
-   * leg's results), else by probing late in its plan (share.ts).
+   * leg's results), else by probing late in its plan (share.ts). `onBlind` is told once if a
+   * 429 shows that the census cannot see every leg on the token: the leg then probes.
    */
-  expect(requests: number, census?: Census): void {
-    this.census = census;
-    this.share.expect(requests, census !== undefined, this.clock.now());
+  expect(requests: number, census?: Census, onBlind?: () => void): void {
+    const blind = this.share.blindSince !== undefined;
+    this.census = blind ? undefined : census;
+    this.onBlind = onBlind;
+    this.share.expect(requests, this.census !== undefined, this.clock.now());
     this.censusSoon();
   }
 
@@ -503,6 +507,10 @@ export class Scheduler {
     if (now - this.lastCut >= this.rateLimit.windowMs / 4) {
       this.share.congested(now, this.tookInWindow(now), this.inFlight + this.completions.length);
       this.lastCut = now;
+      if (this.census && this.share.blindSince !== undefined) {
+        this.census = undefined;
+        this.onBlind?.();
+      }
       // A first 429 may make this leg one that counts: its census is due from now on.
       this.censusSoon();
     }

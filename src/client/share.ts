@@ -28,6 +28,13 @@
  * the legs together send, and takes a part of what they leave free. Only a 429 lowers its share.
  * It sends evenly over the window (Scheduler), so that counts say paces. A lone publisher never
  * counts.
+ *
+ * A census counts one cycle: legs that write to cycles of their own, and other tools on the token,
+ * are not in it, and room it shows may not be there. A 429 is held against the last census taken
+ * in a clean window; when the others it saw and this leg's own window fall far short of the
+ * limit, the census is blind, and the leg probes from the hint's share instead (at once if it never
+ * saw another leg, which also keeps its growth by steps until then; at the second such 429 if it
+ * did, as legs that collide at the start can fall short once).
  */
 import type { RateLimit } from '../shared/rate.js';
 import type { RetryPolicy } from './retry-policy.js';
@@ -90,6 +97,16 @@ export class RateShare {
   private startedAt = 0;
   private censuses = 0;
   private roomBefore = false;
+  /**
+   * What the last census in a clean window saw of the other legs (requests a window, their
+   * censuses included).
+   */
+  private othersPerWindow: number | undefined;
+  /** A census has seen the other legs' results: it counts in the cycle they write to. */
+  private seenOthers = false;
+  private blindAt: number | undefined;
+  /** 429s that what the census saw could not account for. */
+  private fellShort = 0;
 
   constructor(
     private readonly limit: RateLimit,
@@ -130,6 +147,14 @@ export class RateShare {
     return this.counting && this.level < this.limit.count;
   }
 
+  /**
+   * A 429 showed that the census cannot see every leg on the token (they write to other cycles,
+   * or other tools use it): this leg stopped counting and probes. When, or undefined.
+   */
+  get blindSince(): number | undefined {
+    return this.blindAt;
+  }
+
   /** When the next census is due (Infinity: none). */
   get censusAt(): number {
     return this.countsOthers ? this.nextCensus : Infinity;
@@ -159,6 +184,7 @@ export class RateShare {
     const perWindow = windowMs / Math.max(windowMs, count.spanMs ?? windowMs);
     const theirs = Math.max(0, count.all - count.own) * perWindow * perResult;
     const total = mine + theirs + theirCensuses;
+    if (theirs >= policy.censusSeenAbove * limit) this.seenOthers = true;
     const room = limit * (1 - policy.censusMargin) - total;
     // The first windows hold the start's reads and creates with no result yet, and windows with
     // 429s hold requests no census sees (results fall while the window is over, and room seen
@@ -167,6 +193,9 @@ export class RateShare {
       this.startedAt + 2 * windowMs,
       this.congestedAt + policy.censusCleanWindows * windowMs,
     );
+    // What a clean window says of the others is what a 429 is held against (a census while
+    // results still fall after a 429 sees too few of them).
+    if (now >= cleanFrom) this.othersPerWindow = theirs + theirCensuses;
     if (now < cleanFrom) {
       this.nextCensus = cleanFrom + 1;
     } else if (room > policy.censusDeadBand * limit) {
@@ -174,7 +203,12 @@ export class RateShare {
       // sees it too (a count is off by a few either way, and room that is not there is a 429).
       if (room > policy.censusSureAbove * limit || this.roomBefore) {
         const part = room * Math.min(1, Math.max(mine / total, 1 / legs));
-        this.level = Math.min(limit - 1, Math.max(this.level, inWindow) + part);
+        const from = Math.max(this.level, inWindow);
+        // A census that has never seen the other legs may count a cycle they do not write to: it
+        // grows the share by steps, so that a 429 says so before the legs together ask for the
+        // limit many times over.
+        const most = this.seenOthers ? limit - 1 : policy.censusBlindGrowth * from;
+        this.level = Math.min(limit - 1, most, from + part);
         // Nearly alone, the rest of a leg that is done is still leaving the window: count soon.
         const alone = theirs < policy.censusAloneBelow * mine;
         this.nextCensus =
@@ -272,6 +306,28 @@ export class RateShare {
     const { count } = this.limit;
     this.congestedAt = now;
     if (this.counting && this.level < count) {
+      // The window is full, but what the last clean census saw of the others and what went
+      // through of this leg's own fall far short of it: the census cannot see every leg on this
+      // token (they write to other cycles, or other tools use it). Once is enough for a census
+      // that never saw another leg; one that did (some legs share the cycle) must fall short
+      // twice, against a census taken after the first time (legs that collided at the start
+      // can fall short once). Then probe, from the part of as many legs as the hint or this
+      // window says.
+      const others = this.othersPerWindow;
+      if (others !== undefined && count - took - others > this.policy.censusBlindAbove * count) {
+        this.fellShort++;
+        this.othersPerWindow = undefined;
+        if (!this.seenOthers || this.fellShort >= 2) {
+          this.stopCounting();
+          this.blindAt = now;
+          this.legs = Math.min(
+            this.policy.shareHoldLegs,
+            Math.max(2, this.options.legs ?? 1, Math.round(count / Math.max(1, took))),
+          );
+          this.level = count / this.legs;
+          return this.begin('hold', now);
+        }
+      }
       // Counting: the window is over. Give up a part at once; a census once the window is
       // clean says where the legs stand.
       this.level = Math.max(1, this.level * this.policy.censusCut);

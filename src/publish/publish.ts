@@ -526,7 +526,11 @@ async function writeResults(
       `Matrix legs: the service refused to count the cycle's recent results, so this leg finds its share of the rate limit by probing instead (${reason})`,
     ),
   );
-  client.scheduler.expect(planCost(plan), census.census);
+  client.scheduler.expect(planCost(plan), census.census, () =>
+    run.logger.info(
+      "Matrix legs: the rate limit was used up while this cycle's recent results left room, so other cycles or tools use this token too; this leg finds its share of the rate limit by probing instead",
+    ),
+  );
   progress.begin(` (${plan.creates} new, ${plan.updates} changed, ${plan.unchanged} unchanged)`);
   try {
     await writePlan(client, plan, {
