@@ -44,6 +44,14 @@ results.wall = {
 // windows, with and without the legs hint (BENCHMARKS.md "Legs on one token"); BENCH_LEGS_RUNS
 // rounds of every case. A subset alone: node bench/legs-bench.mjs --legs 3 --window fixed ----
 results.legs = await legsBench({ runs: Number(process.env.BENCH_LEGS_RUNS ?? 1) });
+// Legs in cycles of their own on one token: each census sees no other leg, and a 429 it cannot
+// account for must send the legs to probing (docs/architecture.md "The request pipeline").
+results.legsOwnCycles = await legsBench({
+  legs: [3, 10],
+  hints: [true],
+  cycles: 'each',
+  runs: Number(process.env.BENCH_LEGS_RUNS ?? 1),
+});
 
 // ---- action cold start: node dist/index.js to its first output, and to the process's exit ----
 const coldStart = () =>
@@ -160,6 +168,12 @@ const rows = [
       `${target}, nothing lost`,
     ];
   }),
+  ...results.legsOwnCycles.map((c) => [
+    `wall/floor, ${caseName(c)} (60 per 3 s)`,
+    `${c.runs.map((r) => `${r.ratio.toFixed(2)} (${r.rateLimited} x 429, ${r.blind} of ${c.legs} legs blind${r.lost ? `, ${r.lost} LOST` : ''})`).join(', ')}`,
+    `${Math.min(...c.runs.map((r) => r.ratio)).toFixed(2)}-${Math.max(...c.runs.map((r) => r.ratio)).toFixed(2)}`,
+    'the legs find the census blind and probe (was 70-340 x 429), nothing lost',
+  ]),
   [
     'parse 100k JUnit: time',
     `${ours.ms} ms vs bare ${bare.ms} ms`,
