@@ -337,6 +337,10 @@ describe('a census that cannot see every leg (RateShare)', () => {
     expect(share.countsOthers).toBe(false);
     // It probes from a third of the limit, as the hint says (and not yet: early in its plan).
     expect(share.allowance(t + 600)).toBe(20);
+    // A census that was on its way says nothing now, even once the window is clean again.
+    const clean = t + 500 + DEFAULT_RETRY_POLICY.censusCleanWindows * limit.windowMs + 100;
+    share.counted(clean, alone, 20);
+    expect(share.allowance(clean)).toBe(20);
   });
 
   test('one that saw other legs must fall short twice, each time against a census taken after a 429', () => {

@@ -170,6 +170,8 @@ export class RateShare {
    * census never lowers the share: its counts are noisy, and a 429 says too much for certain.
    */
   counted(now: number, count: CensusCount, inWindow: number): void {
+    // A census still on its way when this leg stopped counting (blind, or refused) says nothing.
+    if (!this.counting) return;
     const { count: limit, windowMs } = this.limit;
     const { policy } = this;
     this.censuses++;
