@@ -221,8 +221,19 @@ export class RateShare {
         this.nextCensus = now + policy.censusSoonWindows * windowMs;
       }
     } else this.roomBefore = false;
-    this.legs = Math.min(policy.shareHoldLegs, Math.max(1, Math.round(total / mine)));
+    this.legs = this.legsIn(total, mine, 1);
     this.begin('hold', now);
+  }
+
+  /**
+   * The legs a window of `total` requests holds when this leg has `part` of them: at least
+   * `atLeast`, at most the legs the hold counts (shareHoldLegs).
+   */
+  private legsIn(total: number, part: number, atLeast: number): number {
+    return Math.min(
+      this.policy.shareHoldLegs,
+      Math.max(atLeast, Math.round(total / Math.max(1, part))),
+    );
   }
 
   /** The legs sharing the token, as the hint says (or as 429s and censuses told). */
@@ -322,10 +333,7 @@ export class RateShare {
         if (!this.seenOthers || this.fellShort >= 2) {
           this.stopCounting();
           this.blindAt = now;
-          this.legs = Math.min(
-            this.policy.shareHoldLegs,
-            Math.max(2, this.options.legs ?? 1, Math.round(count / Math.max(1, took))),
-          );
+          this.legs = this.legsIn(count, took, Math.max(2, this.options.legs ?? 1));
           this.level = count / this.legs;
           return this.begin('hold', now);
         }
@@ -342,7 +350,7 @@ export class RateShare {
       // one of as many legs as the hold counts (a leg that got nothing through yet asks for a
       // small part of a window others fill, and finds more by probing).
       this.level = Math.max(took, count / this.policy.shareHoldLegs, 1);
-      this.legs = Math.min(this.policy.shareHoldLegs, Math.max(2, Math.round(count / this.level)));
+      this.legs = this.legsIn(count, this.level, 2);
     } else if (
       took < Math.floor(this.level) - 1 &&
       sent >= Math.floor(this.level) - 1 &&
