@@ -7,12 +7,14 @@
 // 429s; and whether any result was lost.
 //
 //   node bench/legs-bench.mjs [--legs 1,3,10] [--window sliding,fixed] [--hint no,yes] [--runs N]
-//                             [--cycles one|each]
+//                             [--cycles one|each] [--at-once N] [--told N]
 //
 // runs the chosen subset (default: everything, once) after `npm run build`; `npm run bench` runs
 // every case (bench/run.mjs). `--cycles each` gives every leg a cycle of its own (a cycle per
 // platform): the census of one cycle then sees none of the others, and the legs must find that
-// out (src/client/share.ts).
+// out (src/client/share.ts). `--at-once N` runs N legs at a time, the next starting when one is
+// done (a matrix with max-parallel, or too few runners); with `--hint yes` each leg is told
+// `--told` legs (by default all of them, as strategy.job-total would).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,6 +89,8 @@ export async function legsRun({
   total = LEGS_RESULTS,
   limit = LEGS_LIMIT,
   cycles = 'one',
+  atOnce = legs,
+  told = legs,
 }) {
   const sizes = shardSizes(legs, total);
   // The rate window's clock is the wall clock (fixed windows are aligned to it); the first and
@@ -118,16 +122,19 @@ export async function legsRun({
       from += size;
       return file;
     });
-    outcomes = await Promise.all(
-      reports.map((report, k) =>
-        leg(emu.url, dirs[k], report, {
-          legs,
+    // `atOnce` legs at a time: each runner takes the next leg when its leg is done.
+    outcomes = [];
+    let next = 0;
+    const runner = async () => {
+      for (let k = next++; k < reports.length; k = next++)
+        outcomes[k] = await leg(emu.url, dirs[k], reports[k], {
+          legs: told,
           hint,
           limit,
           cycle: cycles === 'each' ? `Legs ${k + 1}` : 'Legs',
-        }),
-      ),
-    );
+        });
+    };
+    await Promise.all(Array.from({ length: Math.min(atOnce, legs) }, runner));
   } finally {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   }
@@ -158,6 +165,8 @@ export async function legsRun({
     window,
     hint,
     cycles,
+    atOnce,
+    told,
     sizes,
     requests: stats.total,
     // The legs' counts of the cycle (src/publish/census.ts): the only aggregates a publish
@@ -184,12 +193,23 @@ export async function legsBench({
   hints = [false, true],
   runs = 1,
   cycles = 'one',
+  atOnce,
+  told,
   onRun = () => {},
 } = {}) {
   const cases = [];
   for (const window of windows)
     for (const n of legs)
-      for (const hint of hints) if (n > 1 || !hint) cases.push({ legs: n, window, hint, cycles });
+      for (const hint of hints)
+        if (n > 1 || !hint)
+          cases.push({
+            legs: n,
+            window,
+            hint,
+            cycles,
+            ...(atOnce ? { atOnce } : {}),
+            ...(told ? { told } : {}),
+          });
   const results = cases.map((c) => ({ ...c, runs: [] }));
   for (let r = 0; r < runs; r++)
     for (const [k, c] of cases.entries()) {
@@ -201,8 +221,8 @@ export async function legsBench({
 }
 
 /** `3 legs, fixed, --legs 3` */
-export const caseName = ({ legs, window, hint, cycles = 'one' }) =>
-  `${legs} leg${legs > 1 ? 's' : ''}, ${window}${hint ? `, --legs ${legs}` : ''}${cycles === 'each' ? ', a cycle each' : ''}`;
+export const caseName = ({ legs, window, hint, cycles = 'one', atOnce = legs, told = legs }) =>
+  `${legs} leg${legs > 1 ? 's' : ''}${atOnce < legs ? `, ${atOnce} at a time` : ''}, ${window}${hint ? `, --legs ${told}` : ''}${cycles === 'each' ? ', a cycle each' : ''}`;
 
 export function describeRun(r) {
   return `${caseName(r).padEnd(26)} ${(r.ms / 1000).toFixed(1)} s / ${(r.floorMs / 1000).toFixed(0)} s = ${r.ratio.toFixed(2)}, ${r.rateLimited} x 429, ${r.lost === 0 ? 'nothing lost' : `${r.lost} LOST`} (${r.requests} requests, ${r.censuses} of them censuses${r.blind ? `; ${r.blind} legs found the census blind` : ''}; processes ${(r.processMs / 1000).toFixed(1)} s)`;
@@ -216,6 +236,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       hint: { type: 'string', default: 'no,yes' },
       runs: { type: 'string', default: '1' },
       cycles: { type: 'string', default: 'one' },
+      'at-once': { type: 'string' },
+      told: { type: 'string' },
     },
   });
   await legsBench({
@@ -224,6 +246,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     hints: values.hint.split(',').map((h) => h === 'yes'),
     runs: Number(values.runs),
     cycles: values.cycles,
+    ...(values['at-once'] ? { atOnce: Number(values['at-once']) } : {}),
+    ...(values.told ? { told: Number(values.told) } : {}),
     onRun: (r) => {
       console.log(describeRun(r));
       for (const e of r.errors) console.log(`  leg failed: ${e}`);

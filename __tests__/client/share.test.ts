@@ -153,15 +153,23 @@ describe.each<RateWindowMode>(['sliding', 'fixed'])(
       legs: number,
       seed: number,
       census = true,
-      { cycles = 1, hint = true, policy = {} as Partial<RetryPolicy> } = {},
+      {
+        cycles = 1,
+        hint = true,
+        policy = {} as Partial<RetryPolicy>,
+        atOnce = legs,
+        told = hint ? legs : undefined,
+      } = {},
     ) => {
       const window = new SimulatedWindow(new FakeClock(), limit, mode);
       const weights = Array.from({ length: legs }, (_, k) => 1 + k / (legs - 1));
       const sum = weights.reduce((a, b) => a + b, 0);
       const plans = weights.map((w, k) => ({
         requests: 2 * Math.round((600 * w) / sum) + 4,
-        startMs: 70 * k,
-        legs: hint ? legs : undefined,
+        // `atOnce` legs run at a time: the next starts when one is done.
+        startMs: k < atOnce ? 70 * k : 0,
+        after: k < atOnce ? undefined : k - atOnce,
+        legs: told,
         expect: true,
         census,
         cycle: k % cycles,
@@ -200,6 +208,21 @@ describe.each<RateWindowMode>(['sliding', 'fixed'])(
         expect(counted.ratio).toBeLessThanOrEqual(1.25);
         const probed = await run(10, seed, false);
         expect(probed.refused).toBeGreaterThan(counted.refused + 10);
+      }
+    });
+
+    // A matrix that runs two legs at a time (max-parallel: 2, or two free runners) starts a leg
+    // when one is done. Told how many run at once, the legs publish near the floor. Told every
+    // leg of the matrix, a leg starts at a tenth of the limit and keeps about that until its
+    // first count, late in its plan (no leg is likely done early): the README's matrix recipe
+    // gives the smaller of strategy.max-parallel and strategy.job-total.
+    test('ten legs two at a time: told two, near the floor; told ten, over twice as slow', async () => {
+      for (const seed of [1, 2]) {
+        const two = await run(10, seed, true, { atOnce: 2, told: 2 });
+        expect(two.refused).toBeLessThanOrEqual(10);
+        expect(two.ratio).toBeLessThanOrEqual(1.3);
+        const ten = await run(10, seed, true, { atOnce: 2, told: 10 });
+        expect(ten.ratio).toBeGreaterThan(2 * two.ratio);
       }
     });
 

@@ -87,8 +87,13 @@ export class SimulatedWindow {
 export interface LegPlan {
   /** Requests this leg sends; Infinity for a leg busy until `untilMs`. */
   requests: number;
-  /** When it starts (ms). */
+  /** When it starts (ms): after `after` is done, when given. */
   startMs?: number;
+  /**
+   * The leg it waits for: a matrix that runs a few legs at a time (max-parallel, or too few
+   * runners) starts the next leg when one is done.
+   */
+  after?: number;
   /** The `legs` hint it was given. */
   legs?: number;
   /** Whether it tells its Scheduler its requests at the start (Scheduler.expect). */
@@ -128,8 +133,14 @@ export async function runLegs(
   const later = (ms: number) => new Promise<void>((r) => clock.after(ms, r));
   const scale = limit.windowMs / 60_000;
   const legs: Leg[] = [];
+  const done = plans.map(() => {
+    let resolve = () => {};
+    const promise = new Promise<void>((r) => (resolve = r));
+    return { promise, resolve };
+  });
   const run = async (plan: LegPlan, k: number) => {
     const random = prng(seed * 1000 + k);
+    if (plan.after !== undefined) await done[plan.after]!.promise;
     await later(plan.startMs ?? 0);
     const scheduler = new Scheduler({
       clock,
@@ -189,6 +200,7 @@ export async function runLegs(
     );
     leg.doneAt = clock.now();
     scheduler.close();
+    done[k]!.resolve();
   };
   await clock.run(Promise.all(plans.map(run)), untilMs + 10 * limit.windowMs, limit.windowMs / 20);
   return legs;

@@ -328,7 +328,8 @@ export function renderCycleName(
 /**
  * The CI variables that say how many copies of this job run in parallel, in the order they are
  * read: GitLab's `parallel:`, CircleCI's and Buildkite's `parallelism`. GitHub Actions has none
- * (its matrix size is `${{ strategy.job-total }}`, given as the `legs` input).
+ * (the legs of its matrix that run at once, strategy.job-total or strategy.max-parallel when
+ * smaller, are given as the `legs` input: the README's matrix recipe).
  */
 export const PARALLEL_VARIABLES = [
   'CI_NODE_TOTAL',

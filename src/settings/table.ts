@@ -700,7 +700,7 @@ export const SETTINGS = {
     commands: SERVICE,
     common: true,
     description:
-      "Jobs publishing at once with this token from machines that share nothing (a matrix's strategy.job-total): each starts at 1/N of rate-limit instead of all of it, then takes back what the others leave. Default: the CI's count of parallel copies of this job (CI_NODE_TOTAL of GitLab's parallel, CIRCLE_NODE_TOTAL, BUILDKITE_PARALLEL_JOB_COUNT); without one, a job finds its share at its first 429.",
+      "Jobs publishing at once with this token from machines that share nothing (the legs of a matrix that run at once: strategy.job-total, or strategy.max-parallel when smaller): each starts at 1/N of rate-limit instead of all of it, then takes back what the others leave. Default: the CI's count of parallel copies of this job (CI_NODE_TOTAL of GitLab's parallel, CIRCLE_NODE_TOTAL, BUILDKITE_PARALLEL_JOB_COUNT); without one, a job finds its share at its first 429.",
   },
   'retry-base-ms': {
     type: 'integer',
