@@ -77,6 +77,7 @@ describe('docs/architecture.md "Retry policy" states the policy the code has', (
     ['censusSeenAbove', `${p.censusSeenAbove}`],
     ['censusBlindGrowth', `${p.censusBlindGrowth}`],
     ['censusBlindAbove', `${p.censusBlindAbove}`],
+    ['censusFewerBelow', `${p.censusFewerBelow}`],
   ])('%s: %s', (budget, written) => {
     expect(defaultOf(budget)).toBe(written);
   });

@@ -186,7 +186,16 @@ describe.each<RateWindowMode>(['sliding', 'fixed'])(
       const floor = (Math.ceil(took / limit.count) - 1) * limit.windowMs;
       const wall = window.arrivals.at(-1)!.at - window.arrivals[0]!.at;
       const blind = ran.filter((leg) => leg.blind).length;
-      return { ratio: wall / floor, refused: window.refused(0, Infinity), censuses, took, blind };
+      // Legs that say they were told of more legs than their counts ever saw (Scheduler.legsSeen).
+      const fewer = ran.filter((leg) => leg.scheduler.legsSeen).length;
+      return {
+        ratio: wall / floor,
+        refused: window.refused(0, Infinity),
+        censuses,
+        took,
+        blind,
+        fewer,
+      };
     };
 
     test('three legs: near the floor with at most three 429s, for about one request in thirty', async () => {
@@ -223,6 +232,25 @@ describe.each<RateWindowMode>(['sliding', 'fixed'])(
         expect(two.ratio).toBeLessThanOrEqual(1.3);
         const ten = await run(10, seed, true, { atOnce: 2, told: 10 });
         expect(ten.ratio).toBeGreaterThan(2 * two.ratio);
+        // Told ten, most legs never count more than four at once, and say so when done.
+        expect(two.fewer).toBe(0);
+        expect(ten.fewer).toBeGreaterThanOrEqual(6);
+      }
+    });
+
+    test('a leg told of more legs than its counts ever saw says so when done; legs that all publish do not', async () => {
+      for (const seed of [1, 2]) {
+        expect((await run(3, seed)).fewer).toBe(0);
+        expect((await run(10, seed)).fewer).toBe(0);
+        // Alone, told of ten: it counts one, itself.
+        const window = new SimulatedWindow(new FakeClock(), limit, mode);
+        const [alone] = await runLegs(
+          window,
+          [{ requests: 1204, legs: 10, expect: true, census: true }],
+          { seed, latencyMs: 10, untilMs: 200 * limit.windowMs },
+        );
+        expect(alone!.scheduler.legsSeen).toEqual({ told: 10, seen: expect.any(Number) });
+        expect(alone!.scheduler.legsSeen!.seen).toBeLessThan(1.2);
       }
     });
 

@@ -167,6 +167,25 @@ describe('request budget (docs/design.md "Publish: request budget")', () => {
     expect(result.requests.rateLimited).toBe(0);
     expect(executionsOf(emu, 'CI run').size).toBe(n);
   });
+
+  test('a leg told of ten legs that publishes alone says so when done, and still writes every result', async () => {
+    const n = 60;
+    const clock = new FakeClock();
+    const emu = await emulator({ seed: caseSeed(n), rateLimit: '20/1s', clock });
+    const told = (legs: number) =>
+      clock.run(
+        publish(clientOf(emu, { rateLimit: '20/1s', clock, legs }), options([reportOf(n)])),
+      );
+    const result = await told(10);
+    expect(executionsOf(emu, 'CI run').size).toBe(n);
+    const said = result.warnings.filter((w) => w.startsWith('Matrix legs: told of'));
+    expect(said).toEqual([
+      "Matrix legs: told of 10 legs publishing at once (legs), but this leg's counts of the cycle never saw more than about 1; a leg told of more legs than publish at once starts at too small a share of the rate limit and keeps it until it counts. Give the number of legs that publish at once (in a GitHub matrix, the smaller of strategy.job-total and strategy.max-parallel).",
+    ]);
+    // Told of two, it was not told of more than it saw: nothing to say.
+    const again = await told(2);
+    expect(again.warnings.filter((w) => w.startsWith('Matrix legs'))).toEqual([]);
+  });
 });
 
 describe('case lookups: in (...) chunks, or one listing of the automated cases when fewer', () => {

@@ -103,6 +103,11 @@ export interface RetryPolicy {
    * this fraction of it: the census cannot see every leg on the token, and the leg probes instead.
    */
   censusBlindAbove: number;
+  /**
+   * A leg told of N legs whose clean censuses never saw more than this fraction of N publishing
+   * at once says so when it is done: it started at too small a share (Scheduler.legsSeen).
+   */
+  censusFewerBelow: number;
 }
 
 /**
@@ -146,6 +151,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   censusSeenAbove: 0.1,
   censusBlindGrowth: 2,
   censusBlindAbove: 0.25,
+  censusFewerBelow: 0.5,
 };
 
 /** The budgets of RetryPolicy an attempt's retry may spend. */

@@ -319,6 +319,14 @@ export class Scheduler {
       });
   }
 
+  /**
+   * Told of more legs (the `legs` hint) than its counts of the cycle ever saw publishing at once:
+   * the legs it was told of and the most it saw (share.ts `fewerLegs`), for a publish to say so.
+   */
+  get legsSeen(): { told: number; seen: number } | undefined {
+    return this.share.fewerLegs;
+  }
+
   /** The pace currently allowed (requests per window): this process's share of the limit. */
   get currentAllowance(): number {
     return Math.floor(this.share.allowance(this.clock.now()));

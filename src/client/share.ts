@@ -107,6 +107,8 @@ export class RateShare {
   private blindAt: number | undefined;
   /** 429s that what the census saw could not account for. */
   private fellShort = 0;
+  /** The most legs a census in a clean window saw publishing: their results' pace over this one's. */
+  private mostSeen: number | undefined;
 
   constructor(
     private readonly limit: RateLimit,
@@ -155,6 +157,20 @@ export class RateShare {
     return this.blindAt;
   }
 
+  /**
+   * Told of more legs than its censuses ever saw publishing at once (fewer than censusFewerBelow
+   * of them): the legs it was told of and the most it saw. Such a leg started at too small a
+   * share and kept it until it counted (a matrix with max-parallel, too few runners, legs that
+   * do not publish). Undefined when told of none, before a census in a clean window, or when the
+   * census cannot see every leg (the count proves nothing then).
+   */
+  get fewerLegs(): { told: number; seen: number } | undefined {
+    const told = Math.floor(this.options.legs ?? 1);
+    const seen = this.mostSeen;
+    if (told <= 1 || seen === undefined || this.blindAt !== undefined) return undefined;
+    return seen < this.policy.censusFewerBelow * told ? { told, seen } : undefined;
+  }
+
   /** When the next census is due (Infinity: none). */
   get censusAt(): number {
     return this.countsOthers ? this.nextCensus : Infinity;
@@ -197,7 +213,10 @@ export class RateShare {
     );
     // What a clean window says of the others is what a 429 is held against (a census while
     // results still fall after a 429 sees too few of them).
-    if (now >= cleanFrom) this.othersPerWindow = theirs + theirCensuses;
+    if (now >= cleanFrom) {
+      this.othersPerWindow = theirs + theirCensuses;
+      this.mostSeen = Math.max(this.mostSeen ?? 0, (mine + theirs) / mine);
+    }
     if (now < cleanFrom) {
       this.nextCensus = cleanFrom + 1;
     } else if (room > policy.censusDeadBand * limit) {

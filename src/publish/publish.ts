@@ -562,6 +562,13 @@ async function writeResults(
     throw error;
   }
   progress.end();
+  // Told of more legs than publish at once, this leg kept a small share until it counted: say so.
+  const legs = client.scheduler.legsSeen;
+  if (legs)
+    run.warn(
+      (w) =>
+        `Matrix legs: told of ${legs.told} legs publishing at once (${w.name('legs')}), but this leg's counts of the cycle never saw more than about ${Math.max(1, Math.round(legs.seen))}; a leg told of more legs than publish at once starts at too small a share of the rate limit and keeps it until it counts. Give the number of legs that publish at once (in a GitHub matrix, the smaller of strategy.job-total and strategy.max-parallel).`,
+    );
   return written;
 }
 
