@@ -156,9 +156,15 @@ describe.each<RateWindowMode>(['sliding', 'fixed'])(
       {
         cycles = 1,
         hint = true,
-        policy = {} as Partial<RetryPolicy>,
+        policy = {},
         atOnce = legs,
         told = hint ? legs : undefined,
+      }: {
+        cycles?: number;
+        hint?: boolean;
+        policy?: Partial<RetryPolicy>;
+        atOnce?: number;
+        told?: number | undefined;
       } = {},
     ) => {
       const window = new SimulatedWindow(new FakeClock(), limit, mode);
