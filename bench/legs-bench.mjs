@@ -182,6 +182,10 @@ export async function legsRun({
     // Legs that found their census blind (other cycles on the token) and probed instead.
     blind: outcomes.filter((o) => /the rate limit was used up while this cycle/.test(o.out + o.err))
       .length,
+    // Legs that said they were told of more legs than their counts ever saw publishing at once.
+    fewer: outcomes.filter((o) =>
+      /Matrix legs: told of \d+ legs publishing at once/.test(o.out + o.err),
+    ).length,
     errors: outcomes.filter((o) => o.code !== 0).map((o) => o.err.slice(-500)),
   };
 }
@@ -224,8 +228,10 @@ export async function legsBench({
 export const caseName = ({ legs, window, hint, cycles = 'one', atOnce = legs, told = legs }) =>
   `${legs} leg${legs > 1 ? 's' : ''}${atOnce < legs ? `, ${atOnce} at a time` : ''}, ${window}${hint ? `, --legs ${told}` : ''}${cycles === 'each' ? ', a cycle each' : ''}`;
 
+const legsWord = (n) => `${n} leg${n === 1 ? '' : 's'}`;
+
 export function describeRun(r) {
-  return `${caseName(r).padEnd(26)} ${(r.ms / 1000).toFixed(1)} s / ${(r.floorMs / 1000).toFixed(0)} s = ${r.ratio.toFixed(2)}, ${r.rateLimited} x 429, ${r.lost === 0 ? 'nothing lost' : `${r.lost} LOST`} (${r.requests} requests, ${r.censuses} of them censuses${r.blind ? `; ${r.blind} legs found the census blind` : ''}; processes ${(r.processMs / 1000).toFixed(1)} s)`;
+  return `${caseName(r).padEnd(26)} ${(r.ms / 1000).toFixed(1)} s / ${(r.floorMs / 1000).toFixed(0)} s = ${r.ratio.toFixed(2)}, ${r.rateLimited} x 429, ${r.lost === 0 ? 'nothing lost' : `${r.lost} LOST`} (${r.requests} requests, ${r.censuses} of them censuses${r.blind ? `; ${legsWord(r.blind)} found the census blind` : ''}${r.fewer ? `; ${legsWord(r.fewer)} said they were told of too many` : ''}; processes ${(r.processMs / 1000).toFixed(1)} s)`;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

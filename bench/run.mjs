@@ -102,10 +102,15 @@ writeFileSync('bench/results.json', JSON.stringify(results, null, 2) + '\n');
 const r = results.requests;
 const w = results.wall;
 
-/** A row of the legs cases: every run's wall/floor and 429s (and blind legs, cycles apart). */
+/**
+ * A row of the legs cases: every run's wall/floor and 429s (and blind legs, cycles apart; legs
+ * that said they were told of too many).
+ */
 function legsRow(c, target) {
   const ratios = c.runs.map((r) => r.ratio);
-  const blind = (r) => (c.cycles === 'each' ? `, ${r.blind} of ${c.legs} legs blind` : '');
+  const blind = (r) =>
+    (c.cycles === 'each' ? `, ${r.blind} of ${c.legs} legs blind` : '') +
+    (r.fewer ? `, ${r.fewer} of ${c.legs} legs told of too many` : '');
   return [
     `wall/floor, ${caseName(c)} (60 per 3 s)`,
     c.runs
