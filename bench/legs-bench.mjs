@@ -206,14 +206,8 @@ export async function legsBench({
     for (const n of legs)
       for (const hint of hints)
         if (n > 1 || !hint)
-          cases.push({
-            legs: n,
-            window,
-            hint,
-            cycles,
-            ...(atOnce ? { atOnce } : {}),
-            ...(told ? { told } : {}),
-          });
+          // atOnce and told left undefined take legsRun's defaults (every leg, at once).
+          cases.push({ legs: n, window, hint, cycles, atOnce, told });
   const results = cases.map((c) => ({ ...c, runs: [] }));
   for (let r = 0; r < runs; r++)
     for (const [k, c] of cases.entries()) {

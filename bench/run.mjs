@@ -43,14 +43,15 @@ results.wall = {
 // ---- matrix legs on one token, as separate processes: 1, 3 and 10 legs, sliding and fixed
 // windows, with and without the legs hint (BENCHMARKS.md "Legs on one token"); BENCH_LEGS_RUNS
 // rounds of every case. A subset alone: node bench/legs-bench.mjs --legs 3 --window fixed ----
-results.legs = await legsBench({ runs: Number(process.env.BENCH_LEGS_RUNS ?? 1) });
+const legsRuns = Number(process.env.BENCH_LEGS_RUNS ?? 1);
+results.legs = await legsBench({ runs: legsRuns });
 // Legs in cycles of their own on one token: each census sees no other leg, and a 429 it cannot
 // account for must send the legs to probing (docs/architecture.md "The request pipeline").
 results.legsOwnCycles = await legsBench({
   legs: [3, 10],
   hints: [true],
   cycles: 'each',
-  runs: Number(process.env.BENCH_LEGS_RUNS ?? 1),
+  runs: legsRuns,
 });
 // Ten legs two at a time (max-parallel: 2), told the two that run at once, as the README's matrix
 // recipe tells them (told all ten, they took 3.34 x the floor: BENCHMARKS.md).
@@ -59,7 +60,7 @@ results.legsAtOnce = await legsBench({
   hints: [true],
   atOnce: 2,
   told: 2,
-  runs: Number(process.env.BENCH_LEGS_RUNS ?? 1),
+  runs: legsRuns,
 });
 
 // ---- action cold start: node dist/index.js to its first output, and to the process's exit ----

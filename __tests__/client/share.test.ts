@@ -192,8 +192,8 @@ describe.each<RateWindowMode>(['sliding', 'fixed'])(
       const floor = (Math.ceil(took / limit.count) - 1) * limit.windowMs;
       const wall = window.arrivals.at(-1)!.at - window.arrivals[0]!.at;
       const blind = ran.filter((leg) => leg.blind).length;
-      // Legs that say they were told of more legs than their counts ever saw (Scheduler.legsSeen).
-      const fewer = ran.filter((leg) => leg.scheduler.legsSeen).length;
+      // Legs that say they were told of more legs than their counts ever saw (Scheduler.fewerLegs).
+      const fewer = ran.filter((leg) => leg.scheduler.fewerLegs).length;
       return {
         ratio: wall / floor,
         refused: window.refused(0, Infinity),
@@ -255,8 +255,8 @@ describe.each<RateWindowMode>(['sliding', 'fixed'])(
           [{ requests: 1204, legs: 10, expect: true, census: true }],
           { seed, latencyMs: 10, untilMs: 200 * limit.windowMs },
         );
-        expect(alone!.scheduler.legsSeen).toEqual({ told: 10, seen: expect.any(Number) });
-        expect(alone!.scheduler.legsSeen!.seen).toBeLessThan(1.2);
+        expect(alone!.scheduler.fewerLegs).toEqual({ told: 10, seen: expect.any(Number) });
+        expect(alone!.scheduler.fewerLegs!.seen).toBeLessThan(1.2);
       }
     });
 

@@ -105,7 +105,7 @@ export interface RetryPolicy {
   censusBlindAbove: number;
   /**
    * A leg told of N legs whose clean censuses never saw more than this fraction of N publishing
-   * at once says so when it is done: it started at too small a share (Scheduler.legsSeen).
+   * at once says so when it is done: it started at too small a share (Scheduler.fewerLegs).
    */
   censusFewerBelow: number;
 }

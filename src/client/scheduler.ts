@@ -321,9 +321,9 @@ export class Scheduler {
 
   /**
    * Told of more legs (the `legs` hint) than its counts of the cycle ever saw publishing at once:
-   * the legs it was told of and the most it saw (share.ts `fewerLegs`), for a publish to say so.
+   * the legs it was told of and the most it saw (RateShare.fewerLegs), for a publish to say so.
    */
-  get legsSeen(): { told: number; seen: number } | undefined {
+  get fewerLegs(): { told: number; seen: number } | undefined {
     return this.share.fewerLegs;
   }
 

@@ -563,7 +563,7 @@ async function writeResults(
   }
   progress.end();
   // Told of more legs than publish at once, this leg kept a small share until it counted: say so.
-  const legs = client.scheduler.legsSeen;
+  const legs = client.scheduler.fewerLegs;
   if (legs)
     run.warn(
       (w) =>
