@@ -368,6 +368,34 @@ test("without legs, a job takes the CI's count of its parallel copies (GitLab pa
   void client.close();
 });
 
+// The action's default gives a job outside a matrix `legs` 1 (strategy.job-total): it must pace
+// as a job told nothing, learning of other users of the token from its 429s and counting them.
+test('a leg told of one leg is a leg alone: it paces, meets a 429 and counts as one told nothing', () => {
+  const limit = { count: 60, windowMs: 3000 };
+  const run = (legs: number | undefined) => {
+    const share = new RateShare(limit, DEFAULT_RETRY_POLICY, { legs, random: () => 0.5 }, 0);
+    share.expect(600, true, 0);
+    const seen: unknown[] = [share.allowance(0), share.countsOthers];
+    // Someone else on the token: a 429 with thirty of this job's own in the window.
+    share.congested(500, 30, 30);
+    seen.push(share.allowance(600), share.countsOthers);
+    // A clean census: ten of the others' results beside ten of its own; room of about twenty.
+    const clean = 500 + DEFAULT_RETRY_POLICY.censusCleanWindows * limit.windowMs + 1;
+    share.counted(clean, { all: 20, own: 10, ownTotal: 10, spanMs: limit.windowMs }, 30);
+    seen.push(share.allowance(clean), share.fewerLegs);
+    return seen;
+  };
+  const alone = run(undefined);
+  expect(alone).toEqual([60, false, 30, true, expect.any(Number), undefined]);
+  // It takes a part of the room, as one of the two it learned of; not all of it.
+  expect(alone[4]).toBeGreaterThan(30);
+  expect(alone[4]).toBeLessThan(30 + 19);
+  expect(run(1)).toEqual(alone);
+  expect(run(0)).toEqual(alone);
+  // Told of two, it starts at half the limit.
+  expect(run(2)[0]).toBe(30);
+});
+
 describe('a census that cannot see every leg (RateShare)', () => {
   const limit = { count: 60, windowMs: 3000 };
   const start = () => {

@@ -56,7 +56,11 @@ export interface CensusCount {
 }
 
 export interface RateShareOptions {
-  /** Legs publishing at once on this token (the `legs` hint): start at 1/legs of the limit. */
+  /**
+   * Legs publishing at once on this token (the `legs` hint): start at 1/legs of the limit. One
+   * is a leg alone, as none: such a leg learns of others from 429s and counts them, as one told
+   * nothing does (a job outside a matrix is told one by the action's default).
+   */
   legs?: number;
   /** Jitter, in [0, 1). */
   random: () => number;
@@ -67,6 +71,8 @@ type State = 'hold' | 'probe' | 'prove' | 'grow';
 export class RateShare {
   /** The legs this one believes share the token: the hint, or what 429s and probes told. */
   private legs: number;
+  /** The `legs` hint, when it tells of other legs (above one). */
+  private readonly hint: number | undefined;
   /** The pace held (requests per window). */
   private level: number;
   private state: State = 'hold';
@@ -116,7 +122,9 @@ export class RateShare {
     private readonly options: RateShareOptions,
     now: number,
   ) {
-    this.legs = Math.max(1, Math.floor(options.legs ?? 1));
+    const told = Math.floor(options.legs ?? 1);
+    this.hint = told > 1 ? told : undefined;
+    this.legs = this.hint ?? 1;
     this.level = limit.count / this.legs;
     this.reached = Math.floor(this.level);
     this.since = now;
@@ -165,9 +173,9 @@ export class RateShare {
    * census cannot see every leg (the count proves nothing then).
    */
   get fewerLegs(): { told: number; seen: number } | undefined {
-    const told = Math.floor(this.options.legs ?? 1);
+    const told = this.hint;
     const seen = this.mostSeen;
-    if (told <= 1 || seen === undefined || this.blindAt !== undefined) return undefined;
+    if (told === undefined || seen === undefined || this.blindAt !== undefined) return undefined;
     return seen < this.policy.censusFewerBelow * told ? { told, seen } : undefined;
   }
 
@@ -257,7 +265,7 @@ export class RateShare {
 
   /** The legs sharing the token, as the hint says (or as 429s and censuses told). */
   private legsCounted(): number {
-    return Math.max(1, this.options.legs ?? this.legs);
+    return this.hint ?? Math.max(1, this.legs);
   }
 
   /** Censuses are censusWindows apart, times the legs over censusLegs (jittered). */
@@ -352,7 +360,7 @@ export class RateShare {
         if (!this.seenOthers || this.fellShort >= 2) {
           this.stopCounting();
           this.blindAt = now;
-          this.legs = this.legsIn(count, took, Math.max(2, this.options.legs ?? 1));
+          this.legs = this.legsIn(count, took, this.hint ?? 2);
           this.level = count / this.legs;
           return this.begin('hold', now);
         }
@@ -397,7 +405,7 @@ export class RateShare {
 
   /** Told of other legs (the hint, above one) and of this leg's own plan: probes with care. */
   private planned(): boolean {
-    return (this.options.legs ?? 1) > 1 && this.plan !== undefined;
+    return this.hint !== undefined && this.plan !== undefined;
   }
 
   /**
