@@ -2,14 +2,17 @@
  * A small local stand-in for the GitHub runner, enough to run a workflow job's own steps here:
  * `run:` steps in bash, `uses: ./` steps as the runner runs a node action (every input as
  * INPUT_<NAME> with action.yml's defaults filled in, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY,
- * GITHUB_STATE and RUNNER_TEMP files), `continue-on-error`, step outcomes, and the few expressions
- * the job uses. Anything else it does not understand fails loudly instead of being skipped.
+ * GITHUB_STATE and RUNNER_TEMP files), `continue-on-error`, step outcomes, and `${{ }}` expressions
+ * over the contexts it has (steps, github, runner, strategy, and those a test gives), evaluated by
+ * GitHub's own evaluator (@actions/expressions), also in action.yml's defaults. Anything else it
+ * does not understand fails loudly instead of being skipped.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import yaml from 'js-yaml';
+import { data, Evaluator, Lexer, Parser } from '@actions/expressions';
 import { parseOutputs } from './action.js';
 
 export interface WorkflowStep {
@@ -45,15 +48,36 @@ export function loadJob(workflowFile: string, jobId: string): WorkflowStep[] {
   return job.steps;
 }
 
-/** `${{ steps.ID.outputs.NAME }}`, `${{ steps.ID.outcome }}`, `${{ github.token }}`, `${{ runner.temp }}`. */
-function expand(text: string, results: Map<string, StepResult>, context: Record<string, string>) {
-  return text.replace(/\$\{\{\s*([^}]*?)\s*\}\}/g, (_, expr: string) => {
-    let m = /^steps\.([\w-]+)\.outputs\.([\w-]+)$/.exec(expr);
-    if (m) return results.get(m[1]!)?.outputs[m[2]!] ?? '';
-    m = /^steps\.([\w-]+)\.outcome$/.exec(expr);
-    if (m) return results.get(m[1]!)?.outcome ?? '';
-    if (expr in context) return context[expr]!;
-    throw new Error(`the local runner does not evaluate \${{ ${expr} }}`);
+/**
+ * The strategy context of a job: outside a matrix one job of one (GitHub's runner fills
+ * max-parallel with the job total when the matrix sets none).
+ */
+export const ALONE = { 'job-total': 1, 'max-parallel': 1, 'job-index': 0, 'fail-fast': true };
+
+/**
+ * Every `${{ expr }}` of `text`, as GitHub evaluates it over the steps so far and `context`
+ * (dotted names, `vars.X`, to values); a context it does not have is an error.
+ */
+function expand(
+  text: string,
+  results: Map<string, StepResult>,
+  context: Record<string, unknown>,
+  strategy: Record<string, number | boolean>,
+) {
+  const contexts: Record<string, Record<string, unknown>> = {
+    steps: Object.fromEntries(
+      [...results].map(([id, r]) => [id, { outcome: r.outcome, outputs: r.outputs }]),
+    ),
+    strategy,
+  };
+  for (const [name, value] of Object.entries(context)) {
+    const [head, ...rest] = name.split('.');
+    (contexts[head!] ??= {})[rest.join('.')] = value;
+  }
+  const dictionary = JSON.parse(JSON.stringify(contexts), data.reviver) as data.Dictionary;
+  return text.replace(/\$\{\{(.*?)\}\}/g, (_, expr: string) => {
+    const parsed = new Parser(new Lexer(expr).lex().tokens, Object.keys(contexts), []).parse();
+    return new Evaluator(parsed, dictionary).evaluate().coerceString();
   });
 }
 
@@ -79,8 +103,10 @@ export async function runSteps(
   steps: WorkflowStep[],
   workspace: string,
   extraEnv: Record<string, string> = {},
-  /** More expressions the steps use, by their text: `vars.TESTCYCLE_BASE_URL`, `secrets.X`. */
+  /** More contexts the steps read, by dotted name: `vars.TESTCYCLE_BASE_URL`, `secrets.X`. */
   extraContext: Record<string, string> = {},
+  /** The job's strategy context (a leg of a matrix); a job alone when not given. */
+  strategy: Record<string, number | boolean> = ALONE,
 ): Promise<{ results: Map<string, StepResult>; runnerTemp: string }> {
   // Read when a `uses: ./` step comes (a job of run: steps needs no action.yml).
   const loadAction = () =>
@@ -93,7 +119,6 @@ export async function runSteps(
     'github.token': '',
     'github.run_id': runId,
     'runner.temp': runnerTemp,
-    'always()': 'true',
     ...extraContext,
   };
   const results = new Map<string, StepResult>();
@@ -130,7 +155,7 @@ export async function runSteps(
       ...files,
     };
     for (const [name, value] of Object.entries(step.env ?? {}))
-      env[name] = expand(String(value), results, context);
+      env[name] = expand(String(value), results, context, strategy);
     let run: { ok: boolean; log: string };
     if (step.run !== undefined) {
       run = await exec('bash', ['-e', '-o', 'pipefail', '-c', step.run], env, workspace);
@@ -150,6 +175,7 @@ export async function runSteps(
           String(value),
           results,
           context,
+          strategy,
         );
       }
       run = await exec(process.execPath, [join(workspace, action.runs.main)], env, workspace);

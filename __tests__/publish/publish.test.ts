@@ -180,7 +180,7 @@ describe('request budget (docs/design.md "Publish: request budget")', () => {
     expect(executionsOf(emu, 'CI run').size).toBe(n);
     const said = result.warnings.filter((w) => w.startsWith('Matrix legs: told of'));
     expect(said).toEqual([
-      "Matrix legs: told of 10 legs publishing at once (legs), but this leg's counts of the cycle never saw more than about 1; a leg told of more legs than publish at once starts at too small a share of the rate limit and keeps it until it counts. Give the number of legs that publish at once (in a GitHub matrix, the smaller of strategy.job-total and strategy.max-parallel).",
+      "Matrix legs: told of 10 legs publishing at once (legs), but this leg's counts of the cycle never saw more than about 1; a leg told of more legs than publish at once starts at too small a share of the rate limit and keeps it until it counts. Give legs the number of legs that publish at once (by default it is every copy of this job that runs at once, also those that do not publish).",
     ]);
     // Told of two, it was not told of more than it saw: nothing to say.
     const again = await told(2);

@@ -327,9 +327,9 @@ export function renderCycleName(
 
 /**
  * The CI variables that say how many copies of this job run in parallel, in the order they are
- * read: GitLab's `parallel:`, CircleCI's and Buildkite's `parallelism`. GitHub Actions has none
- * (the legs of its matrix that run at once, strategy.job-total or strategy.max-parallel when
- * smaller, are given as the `legs` input: the README's matrix recipe).
+ * read: GitLab's `parallel:`, CircleCI's and Buildkite's `parallelism`. GitHub Actions has none:
+ * the action's `legs` input takes the legs of its matrix that run at once from the strategy
+ * context as its default (src/settings/table.ts), so the action never falls back to these.
  */
 export const PARALLEL_VARIABLES = [
   'CI_NODE_TOTAL',

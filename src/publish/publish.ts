@@ -567,7 +567,7 @@ async function writeResults(
   if (legs)
     run.warn(
       (w) =>
-        `Matrix legs: told of ${legs.told} legs publishing at once (${w.name('legs')}), but this leg's counts of the cycle never saw more than about ${Math.max(1, Math.round(legs.seen))}; a leg told of more legs than publish at once starts at too small a share of the rate limit and keeps it until it counts. Give the number of legs that publish at once (in a GitHub matrix, the smaller of strategy.job-total and strategy.max-parallel).`,
+        `Matrix legs: told of ${legs.told} legs publishing at once (${w.name('legs')}), but this leg's counts of the cycle never saw more than about ${Math.max(1, Math.round(legs.seen))}; a leg told of more legs than publish at once starts at too small a share of the rate limit and keeps it until it counts. Give ${w.name('legs')} the number of legs that publish at once (by default it is every copy of this job that runs at once, also those that do not publish).`,
     );
   return written;
 }

@@ -699,8 +699,13 @@ export const SETTINGS = {
     modes: MODES,
     commands: SERVICE,
     common: true,
+    // The legs of a GitHub matrix that run at once: the runner evaluates an input's default with
+    // the strategy context (actions/runner, src/Runner.Worker/action_yaml.json,
+    // "input-default-context"); outside a matrix both numbers are 1, a job alone.
+    actionDefault:
+      '${{ strategy.max-parallel < strategy.job-total && strategy.max-parallel || strategy.job-total }}',
     description:
-      "Jobs publishing at once with this token from machines that share nothing (the legs of a matrix that run at once: strategy.job-total, or strategy.max-parallel when smaller): each starts at 1/N of rate-limit instead of all of it, then takes back what the others leave. Default: the CI's count of parallel copies of this job (CI_NODE_TOTAL of GitLab's parallel, CIRCLE_NODE_TOTAL, BUILDKITE_PARALLEL_JOB_COUNT); without one, a job finds its share at its first 429.",
+      "Jobs publishing at once with this token from machines that share nothing: each starts at 1/N of rate-limit instead of all of it, then takes back what the others leave; 1 is a job alone. Default: in the action, the legs of this job's matrix that run at once (strategy.job-total, or strategy.max-parallel when smaller); elsewhere, the CI's count of parallel copies of this job (CI_NODE_TOTAL of GitLab's parallel, CIRCLE_NODE_TOTAL, BUILDKITE_PARALLEL_JOB_COUNT); without one, a job finds its share at its first 429. Where only some legs publish, give the number that do.",
   },
   'retry-base-ms': {
     type: 'integer',
