@@ -700,8 +700,8 @@ export const SETTINGS = {
     commands: SERVICE,
     common: true,
     // The legs of a GitHub matrix that run at once: the runner evaluates an input's default with
-    // the strategy context (actions/runner, src/Runner.Worker/action_yaml.json,
-    // "input-default-context"); outside a matrix both numbers are 1, a job alone.
+    // the strategy context (the schema of action.yml in GitHub's runner, actions/runner, names the
+    // contexts of "input-default-context"); outside a matrix both numbers are 1, a job alone.
     actionDefault:
       '${{ strategy.max-parallel < strategy.job-total && strategy.max-parallel || strategy.job-total }}',
     description:
