@@ -14,7 +14,8 @@
 // platform): the census of one cycle then sees none of the others, and the legs must find that
 // out (src/client/share.ts). `--at-once N` runs N legs at a time, the next starting when one is
 // done (a matrix with max-parallel, or too few runners); with `--hint yes` each leg is told
-// `--told` legs (by default all of them, as strategy.job-total would).
+// `--told` legs (by default all of them, as strategy.job-total would). `--legs 1 --hint yes
+// --told 10` is one leg told of ten: a matrix whose other legs do not publish.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -205,7 +206,9 @@ export async function legsBench({
   for (const window of windows)
     for (const n of legs)
       for (const hint of hints)
-        if (n > 1 || !hint)
+        // One leg with the hint only when told of more (a leg whose matrix's other legs do
+        // not publish: `--legs 1 --hint yes --told 10`).
+        if (n > 1 || !hint || (told ?? 1) > 1)
           // atOnce and told left undefined take legsRun's defaults (every leg, at once).
           cases.push({ legs: n, window, hint, cycles, atOnce, told });
   const results = cases.map((c) => ({ ...c, runs: [] }));
