@@ -118,6 +118,8 @@ test("the action's default legs, and every recipe's, is the legs that run at onc
     expect(at({ 'job-total': 3, 'max-parallel': 20 })).toBe('3');
     expect(at({ 'job-total': 5 })).toBe('5');
     expect(at({ 'job-total': 1, 'max-parallel': 1 })).toBe('1');
+    // A runner that fills no strategy context gives nothing: an empty input, as none.
+    expect(at({})).toBe('');
   }
 });
 
