@@ -3,9 +3,9 @@
  * `run:` steps in bash, `uses: ./` steps as the runner runs a node action (every input as
  * INPUT_<NAME> with action.yml's defaults filled in, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY,
  * GITHUB_STATE and RUNNER_TEMP files), `continue-on-error`, step outcomes, and `${{ }}` expressions
- * over the contexts it has (steps, github, runner, strategy, and those a test gives), evaluated by
- * GitHub's own evaluator (@actions/expressions), also in action.yml's defaults. Anything else it
- * does not understand fails loudly instead of being skipped.
+ * over the contexts it has (steps, github, runner, the strategy of a job alone, and those a test
+ * gives), evaluated by GitHub's own evaluator (@actions/expressions), also in action.yml's
+ * defaults. Anything else it does not understand fails loudly instead of being skipped.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -49,26 +49,21 @@ export function loadJob(workflowFile: string, jobId: string): WorkflowStep[] {
 }
 
 /**
- * The strategy context of a job: outside a matrix one job of one (GitHub's runner fills
- * max-parallel with the job total when the matrix sets none).
+ * The strategy context of the jobs this runner runs: outside a matrix, one job of one (GitHub's
+ * runner fills max-parallel with the job total when a matrix sets none).
  */
-export const ALONE = { 'job-total': 1, 'max-parallel': 1, 'job-index': 0, 'fail-fast': true };
+const ALONE = { 'job-total': 1, 'max-parallel': 1, 'job-index': 0, 'fail-fast': true };
 
 /**
  * Every `${{ expr }}` of `text`, as GitHub evaluates it over the steps so far and `context`
  * (dotted names, `vars.X`, to values); a context it does not have is an error.
  */
-function expand(
-  text: string,
-  results: Map<string, StepResult>,
-  context: Record<string, unknown>,
-  strategy: Record<string, number | boolean>,
-) {
+function expand(text: string, results: Map<string, StepResult>, context: Record<string, unknown>) {
   const contexts: Record<string, Record<string, unknown>> = {
     steps: Object.fromEntries(
       [...results].map(([id, r]) => [id, { outcome: r.outcome, outputs: r.outputs }]),
     ),
-    strategy,
+    strategy: ALONE,
   };
   for (const [name, value] of Object.entries(context)) {
     const [head, ...rest] = name.split('.');
@@ -105,8 +100,6 @@ export async function runSteps(
   extraEnv: Record<string, string> = {},
   /** More contexts the steps read, by dotted name: `vars.TESTCYCLE_BASE_URL`, `secrets.X`. */
   extraContext: Record<string, string> = {},
-  /** The job's strategy context (a leg of a matrix); a job alone when not given. */
-  strategy: Record<string, number | boolean> = ALONE,
 ): Promise<{ results: Map<string, StepResult>; runnerTemp: string }> {
   // Read when a `uses: ./` step comes (a job of run: steps needs no action.yml).
   const loadAction = () =>
@@ -155,7 +148,7 @@ export async function runSteps(
       ...files,
     };
     for (const [name, value] of Object.entries(step.env ?? {}))
-      env[name] = expand(String(value), results, context, strategy);
+      env[name] = expand(String(value), results, context);
     let run: { ok: boolean; log: string };
     if (step.run !== undefined) {
       run = await exec('bash', ['-e', '-o', 'pipefail', '-c', step.run], env, workspace);
@@ -175,7 +168,6 @@ export async function runSteps(
           String(value),
           results,
           context,
-          strategy,
         );
       }
       run = await exec(process.execPath, [join(workspace, action.runs.main)], env, workspace);
