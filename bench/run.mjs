@@ -53,8 +53,8 @@ results.legsOwnCycles = await legsBench({
   cycles: 'each',
   runs: legsRuns,
 });
-// Ten legs two at a time (max-parallel: 2), told the two that run at once, as the README's matrix
-// recipe tells them (told all ten, they took 3.34 x the floor: BENCHMARKS.md).
+// Ten legs two at a time (max-parallel: 2), told the two that run at once, as the action's default
+// for legs tells them (told all ten, they took 3.34 x the floor: BENCHMARKS.md).
 results.legsAtOnce = await legsBench({
   legs: [10],
   hints: [true],

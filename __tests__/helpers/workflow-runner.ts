@@ -69,11 +69,17 @@ function expand(text: string, results: Map<string, StepResult>, context: Record<
     const [head, ...rest] = name.split('.');
     (contexts[head!] ??= {})[rest.join('.')] = value;
   }
+  return text.replace(/\$\{\{(.*?)\}\}/g, (_, expr: string) => evaluate(expr, contexts));
+}
+
+/**
+ * One expression (what stands between `${{` and `}}`) over `contexts` (name to plain values), as
+ * GitHub's evaluator gives it to a string; a context not among them is an error.
+ */
+export function evaluate(expr: string, contexts: Record<string, unknown>): string {
   const dictionary = JSON.parse(JSON.stringify(contexts), data.reviver) as data.Dictionary;
-  return text.replace(/\$\{\{(.*?)\}\}/g, (_, expr: string) => {
-    const parsed = new Parser(new Lexer(expr).lex().tokens, Object.keys(contexts), []).parse();
-    return new Evaluator(parsed, dictionary).evaluate().coerceString();
-  });
+  const parsed = new Parser(new Lexer(expr).lex().tokens, Object.keys(contexts), []).parse();
+  return new Evaluator(parsed, dictionary).evaluate().coerceString();
 }
 
 function exec(

@@ -191,7 +191,6 @@ export class Scheduler {
     this.shared = options.shared;
     this.onWait = options.onWait;
     this.answerTimeoutMs = options.answerTimeoutMs;
-    this.sharing = (options.legs ?? 1) > 1;
     // What the steps before this one spent is still in the window: count it, on this clock.
     const now = this.clock.now();
     const wall = this.clock.wall();
@@ -207,12 +206,15 @@ export class Scheduler {
       now,
     );
     // Legs told they share the token start at a random point of the window, so that each one's
-    // requests fall apart from the others' (a probe's 429 then meets only its own leg).
-    if (this.sharing) {
+    // requests fall apart from the others' (a probe's 429 then meets only its own leg). What the
+    // hint tells is the share's to read (one leg is a leg alone).
+    const told = this.share.told;
+    this.sharing = told !== undefined;
+    if (told !== undefined) {
       this.pausedUntil = now + this.phaseMs();
       this.announce(
         this.pausedUntil - now,
-        `a start at a random point of the rate window, apart from the other legs (${options.legs} in all)`,
+        `a start at a random point of the rate window, apart from the other legs (${told} in all)`,
       );
     }
     this.spreadMs =

@@ -179,6 +179,11 @@ export class RateShare {
     return seen < this.policy.censusFewerBelow * told ? { told, seen } : undefined;
   }
 
+  /** The `legs` hint when it tells of other legs (above one); a leg told one is a leg alone. */
+  get told(): number | undefined {
+    return this.hint;
+  }
+
   /** When the next census is due (Infinity: none). */
   get censusAt(): number {
     return this.countsOthers ? this.nextCensus : Infinity;
