@@ -76,6 +76,33 @@ test.each([...recipes, ...workflows].map((r) => [r.name, r.text] as const))(
   },
 );
 
+// A job that runs after the jobs it needs whatever they did (`if: ${{ !cancelled() }}`, as the
+// README's "One job publishes them all") publishes their reports: a leg whose runner failed with
+// nothing in its report (a spec file that did not load) shows no failure there, so only the
+// needed job's result keeps the gate red.
+test('every job that publishes after its needed jobs, whatever they did, is told how they ended', () => {
+  let found = 0;
+  for (const r of [...recipes, ...workflows])
+    for (const doc of yaml.loadAll(r.text)) {
+      const jobs = Object.values(Object(Object(doc).jobs)) as {
+        needs?: string | string[];
+        if?: string;
+        steps?: WorkflowStep[];
+      }[];
+      for (const job of jobs) {
+        const needs = job.needs === undefined ? [] : [job.needs].flat();
+        if (!needs.length || !/cancelled\(\)|always\(\)|failure\(\)/.test(job.if ?? '')) continue;
+        for (const step of (job.steps ?? []).filter(publishes)) {
+          found++;
+          expect(`${r.name}: ${String(step.with?.['runner-outcome'])}`).toMatch(
+            new RegExp(`: \\$\\{\\{ needs\\.(${needs.join('|')})\\.result \\}\\}$`),
+          );
+        }
+      }
+    }
+  expect(found).toBeGreaterThan(0);
+});
+
 test('every recipe that says testcycle decides passes how the runner ended', () => {
   const deciding = [...recipes, ...workflows].filter((r) => /testcycle decides?\b/i.test(r.text));
   expect(deciding.length).toBeGreaterThan(3);
