@@ -49,6 +49,28 @@ describe('testcycle emulator', () => {
     await expect(fetch(`${url}/projects`)).rejects.toThrow();
   });
 
+  test('listens for a stop before it says it listens', async () => {
+    const t = io();
+    let asked = 0;
+    const askedWhenListening: number[] = [];
+    const value: CliIO = {
+      ...t.io,
+      stdout: (line) => {
+        if (line.includes('listening')) askedWhenListening.push(asked);
+        t.out.push(line);
+      },
+      interrupted: () => {
+        asked++;
+        return t.io.interrupted!();
+      },
+    };
+    const done = main(['emulator', '--seed', seedFile(testSeed())], value);
+    await waitFor(() => t.out.length > 0);
+    t.stop();
+    expect(await done).toBe(0);
+    expect(askedWhenListening).toEqual([1]);
+  });
+
   test('without a seed, a demo Space is made and both tokens are printed', async () => {
     const t = io();
     const done = main(['emulator'], t.io);

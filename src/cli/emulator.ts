@@ -75,6 +75,9 @@ export async function runEmulatorCommand({ settings, io }: CommandContext): Prom
     if (error instanceof SeedError) throw new ConfigError('seed', `${seedFile}: ${error.message}`);
     throw listenError(error, host, port);
   }
+  // Listen for a stop before saying so: a supervisor that sends SIGTERM as soon as it reads the
+  // line must find the handler in place (src/cli/bin.ts), not the default that kills at once.
+  const stop = (io.interrupted ?? (() => new Promise<void>(() => {})))();
   io.stdout(`emulator listening on ${emulator.url}`);
   if (!seedFile) {
     for (const t of emulator.seed.tokens ?? []) io.stdout(`token (${t.role}): ${t.token}`);
@@ -83,7 +86,7 @@ export async function runEmulatorCommand({ settings, io }: CommandContext): Prom
   if (detached) reportToParent(emulator, rateLimit);
   try {
     await Promise.race([
-      (io.interrupted ?? (() => new Promise<void>(() => {})))(),
+      stop,
       ...(detached ? [untilIdle(() => emulator.stats().total, DETACHED_IDLE_MS)] : []),
     ]);
   } finally {
